@@ -1,0 +1,95 @@
+# tests/lib.sh -- helpers sourced by every sluice test script.
+#
+# A test script prints one line per check, in TAP form:
+#	ok 3 - what was checked
+#	not ok 4 - what was checked: why it failed
+#	ok 5 - what # SKIP why it could not run here
+# and exits 0 when all its checks passed, 77 when it could not run at
+# all, anything else on failure.  tests/run counts the lines.
+#
+# The harness (tests/run) provides, in the environment:
+#	SLUICE_SRCDIR	the source tree (absolute)
+#	SLUICE_BUILDDIR	the build tree (absolute)
+#	TCPDUMP		our tcpdump binary
+#	PCAP_CFLAGS	compiler flags for our staged libpcap headers
+#	PCAP_LIBS	linker flags for our staged libpcap
+#	LD_LIBRARY_PATH	starts with our staged libdir
+#	CC, CFLAGS	the compiler and flags (sanitizer flags included when
+#			configured with --enable-sanitizers)
+#	TMPDIR		a scratch directory private to this script, removed
+#			afterwards
+
+t_count=0
+t_failed=0
+
+t_ok() {
+	t_count=$((t_count + 1))
+	echo "ok $t_count - $*"
+}
+
+t_fail() {
+	t_count=$((t_count + 1))
+	t_failed=$((t_failed + 1))
+	echo "not ok $t_count - $*"
+}
+
+t_skip() {
+	t_count=$((t_count + 1))
+	echo "ok $t_count - $1 # SKIP $2"
+}
+
+# t_check DESCRIPTION COMMAND [ARG...]: one check that passes when the
+# command exits 0.  The command's output is shown only on failure.
+t_check() {
+	_desc=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		t_ok "$_desc"
+	else
+		t_fail "$_desc"
+		printf '%s\n' "$_out" | sed 's/^/#   /' | head -40
+	fi
+}
+
+# t_expect_eq DESCRIPTION EXPECTED ACTUAL
+t_expect_eq() {
+	if [ "$2" = "$3" ]; then
+		t_ok "$1"
+	else
+		t_fail "$1: expected '$2', got '$3'"
+	fi
+}
+
+# t_done: the script's exit status.
+t_done() {
+	if [ "$t_failed" -ne 0 ]; then
+		exit 1
+	fi
+	exit 0
+}
+
+# build_c OUTPUT SOURCE... [-lfoo...]: compile a test program against our
+# staged libpcap; extra arguments are passed to the compiler.
+build_c() {
+	_outp=$1
+	shift
+	# shellcheck disable=SC2086
+	$CC $CFLAGS $PCAP_CFLAGS -o "$_outp" "$@" $PCAP_LIBS
+}
+
+# need_root / need_cmd: skip the whole script when something is missing.
+need_cmd() {
+	for _c in "$@"; do
+		if ! command -v "$_c" >/dev/null 2>&1; then
+			echo "1..0 # SKIP $_c is not installed"
+			exit 77
+		fi
+	done
+}
+
+need_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "1..0 # SKIP needs root (network namespaces)"
+		exit 77
+	fi
+}
