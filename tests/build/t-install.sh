@@ -1,0 +1,42 @@
+#!/bin/sh
+#
+# make install honours the configured prefix and DESTDIR, installs what a
+# libpcap + tcpdump package must (tcpdump, the shared and static library,
+# headers, pcap-config, libpcap.pc, man pages), and nothing installed
+# points back into the build tree.
+
+. "$SLUICE_SRCDIR/tests/lib.sh"
+
+prefix=$(sed -n 's/^prefix = //p' "$SLUICE_BUILDDIR/Makefile")
+dest=$TMPDIR/dest
+if ! make -s -C "$SLUICE_BUILDDIR" install DESTDIR="$dest" >"$TMPDIR/log" 2>&1; then
+	t_fail "make install DESTDIR=..."
+	tail -20 "$TMPDIR/log" | sed 's/^/#   /'
+	t_done
+fi
+t_ok "make install DESTDIR=... succeeds"
+
+root=$dest$prefix
+for f in bin/tcpdump lib/libpcap.so.1 lib/libpcap.a include/pcap.h \
+    include/pcap/pcap.h bin/pcap-config lib/pkgconfig/libpcap.pc \
+    share/man/man1/tcpdump.1 share/man/man3/pcap.3pcap \
+    share/man/man7/pcap-filter.7; do
+	t_check "installs $prefix/$f" test -e "$root/$f"
+done
+
+t_check "the installed libpcap.pc names the real prefix" \
+    grep -q "^prefix=\"$prefix\"" "$root/lib/pkgconfig/libpcap.pc"
+if grep -rl "$SLUICE_BUILDDIR" "$dest" >"$TMPDIR/leaks" 2>/dev/null; then
+	t_fail "installed files mention the build tree: $(tr '\n' ' ' <"$TMPDIR/leaks")"
+else
+	t_ok "no installed file mentions the build tree"
+fi
+
+# The installed tcpdump runs with the installed libpcap.
+v=$(LD_LIBRARY_PATH=$root/lib "$root/bin/tcpdump" --version 2>&1 | sed -n 2p)
+case $v in
+"libpcap version $SLUICE_LIBPCAP_VERSION (sluice $SLUICE_VERSION)"*)
+	t_ok "the installed tcpdump runs with the installed libpcap" ;;
+*)	t_fail "the installed tcpdump reports: $v" ;;
+esac
+t_done

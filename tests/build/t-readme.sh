@@ -1,0 +1,17 @@
+#!/bin/sh
+#
+# The README's two commands are the ones that work: CI's .ci/run runs the
+# test command verbatim, and the build command's targets exist.
+
+. "$SLUICE_SRCDIR/tests/lib.sh"
+
+readme=$SLUICE_SRCDIR/README
+ci_cmd=$(grep -v '^#' "$SLUICE_SRCDIR/.ci/run" | grep 'sluice-deps')
+t_check ".ci/run runs the README's test command verbatim" \
+    grep -qxF "    $ci_cmd" "$readme"
+build_cmd=$(grep -E '^    sh build-aux/sluice-deps .* make && make [a-z]+$' "$readme")
+t_check "the README has a build-and-run command" test -n "$build_cmd"
+target=${build_cmd##* }
+t_check "its final target 'make $target' exists" \
+    make -n -s -C "$SLUICE_BUILDDIR" "$target"
+t_done
