@@ -26,11 +26,21 @@ done
 
 t_check "the installed libpcap.pc names the real prefix" \
     grep -q "^prefix=\"$prefix\"" "$root/lib/pkgconfig/libpcap.pc"
-if grep -rl "$SLUICE_BUILDDIR" "$dest" >"$TMPDIR/leaks" 2>/dev/null; then
-	t_fail "installed files mention the build tree: $(tr '\n' ' ' <"$TMPDIR/leaks")"
-else
-	t_ok "no installed file mentions the build tree"
-fi
+case $CFLAGS in
+*-fsanitize=*)
+	# The sanitizers record source paths for their reports, and GCC's
+	# -ffile-prefix-map does not rewrite those; such a build is for
+	# testing, not for packaging.
+	t_skip "no installed file mentions the build tree" "sanitizer build"
+	;;
+*)
+	if grep -rl "$SLUICE_BUILDDIR" "$dest" >"$TMPDIR/leaks" 2>/dev/null; then
+		t_fail "installed files mention the build tree: $(tr '\n' ' ' <"$TMPDIR/leaks")"
+	else
+		t_ok "no installed file mentions the build tree"
+	fi
+	;;
+esac
 
 # The installed tcpdump runs with the installed libpcap.
 v=$(LD_LIBRARY_PATH=$root/lib "$root/bin/tcpdump" --version 2>&1 | sed -n 2p)

@@ -12,6 +12,7 @@ t_check ".ci/run runs the README's test command verbatim" \
 build_cmd=$(grep -E '^    sh build-aux/sluice-deps .* make && make [a-z]+$' "$readme")
 t_check "the README has a build-and-run command" test -n "$build_cmd"
 target=${build_cmd##* }
-t_check "its final target 'make $target' exists" \
-    make -n -s -C "$SLUICE_BUILDDIR" "$target"
+# A rule of its own, not just a .PHONY entry (make -n accepts those).
+t_check "its final target 'make $target' has a rule" \
+    grep -q "^$target:" "$SLUICE_BUILDDIR/Makefile"
 t_done
