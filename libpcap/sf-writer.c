@@ -1,0 +1,423 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * A writer thread for savefiles.
+ *
+ * Why a thread at all: a write() to a file can block even when select()
+ * or poll() says it won't -- the page cache fills up and the kernel makes
+ * the writer wait for the disk -- and while the capturing thread waits in
+ * write(), nobody reads the capture ring, which fills up, and the kernel
+ * drops packets.  Satten's Gulp ("Lossless Gigabit Remote Packet Capture
+ * With Linux", 2008) showed that decoupling the two, a reader thread that
+ * only copies packets into a big buffer and a writer thread that empties
+ * it, pinned to different CPUs, makes lossless capture to disk routine.
+ * Compression makes the case stronger: it is CPU work that should not
+ * happen on the thread that has to keep up with the link.
+ *
+ * The buffer is a single-producer/single-consumer byte ring.  The
+ * producer (the thread calling pcap_dump()) owns "head", the consumer
+ * (the writer thread) owns "tail"; each publishes its index with a
+ * release store and reads the other's with an acquire load, so the
+ * bytes a store makes visible are complete when the other side sees the
+ * index move.  Gulp used plain volatile ints for this, which is a data
+ * race in C11 terms; the __atomic builtins (GCC and clang, usable from
+ * C99) say what is meant and keep ThreadSanitizer quiet.  The indices are
+ * 64-bit byte counts that never wrap in practice; the ring position is
+ * the count modulo the (power of two) ring size.
+ *
+ * The producer never blocks and, in steady state, makes no system call:
+ * a record that does not fit is dropped and counted, never waited for --
+ * waiting would stall the capture, which is the thing we are avoiding.
+ * It takes the mutex only to wake a writer that went to sleep on an
+ * empty ring, and only once enough bytes are waiting to be worth a
+ * wake-up; a sleeping writer also wakes up by itself every
+ * WRITER_IDLE_MS, so nothing waits long.  Flush and stop requests do
+ * take the mutex and wait, as they must.
+ *
+ * The writer thread blocks every signal, so that signals meant for the
+ * application (SIGINT, SIGALRM, ...) are delivered to the application's
+ * threads, and retries nothing itself: the consume() callback does the
+ * writing and reports an errno value, which becomes sticky.
+ */
+
+#include <config.h>
+
+#include "ftmacros.h"	/* _GNU_SOURCE, for CPU affinity */
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pcap-int.h"
+#include "sf-writer.h"
+
+/*
+ * How long an idle writer sleeps before it looks at the ring again by
+ * itself.  It bounds how long a few packets can wait in the ring when
+ * the producer chose not to wake the writer for them.
+ */
+#ifndef WRITER_IDLE_MS
+#define	WRITER_IDLE_MS		50
+#endif
+
+/*
+ * The producer wakes a sleeping writer only when this many bytes are
+ * waiting (or the ring is a quarter full, if that is less): one wake-up,
+ * a system call on the capture thread, per this many bytes rather than
+ * per packet.
+ */
+#ifndef WRITER_WAKE_BYTES
+#define	WRITER_WAKE_BYTES	(64 * 1024)
+#endif
+
+/* Keep the two sides' indices on cache lines of their own. */
+#define	CACHE_LINE		64
+
+struct pcapint_writer {
+	unsigned char	*ring;
+	size_t		size;		/* a power of two */
+	size_t		wake_bytes;
+	const struct pcapint_writer_ops *ops;
+	void		*ctx;
+
+	/* Producer's side. */
+	char		pad0[CACHE_LINE];
+	uint64_t	head;		/* bytes ever put; release-stored */
+	uint64_t	tail_seen;	/* producer's last view of tail */
+	uint64_t	records_in;
+	uint64_t	bytes_in;
+	uint64_t	dropped_full;
+	uint64_t	dropped_error;
+
+	/* Writer's side. */
+	char		pad1[CACHE_LINE];
+	uint64_t	tail;		/* bytes ever consumed; release-stored */
+	uint64_t	flush_seen;	/* last flush request carried out */
+	size_t		high_water;
+	int		error;		/* sticky errno value */
+	int		sleeping;	/* writer waits on "wake" */
+
+	/* Requests, under the mutex. */
+	char		pad2[CACHE_LINE];
+	pthread_mutex_t	lock;
+	pthread_cond_t	wake;		/* the writer waits here */
+	pthread_cond_t	done;		/* flush and stop wait here */
+	uint64_t	flush_req;
+	uint64_t	flush_done;
+	int		stop;
+
+	pthread_t	thread;
+};
+
+static size_t
+ring_used(uint64_t head, uint64_t tail)
+{
+	return ((size_t)(head - tail));
+}
+
+/*
+ * The writer thread: consume whatever is in the ring, carry out flush
+ * requests once everything before them is consumed, sleep when there is
+ * nothing to do, and leave only when asked to and the ring is empty.
+ */
+static void *
+writer_main(void *arg)
+{
+	struct pcapint_writer *w = arg;
+	uint64_t head, tail, req;
+	size_t off, chunk, used;
+	int err, stop;
+	struct timespec deadline;
+
+	for (;;) {
+		tail = w->tail;
+		head = __atomic_load_n(&w->head, __ATOMIC_ACQUIRE);
+		if (head != tail) {
+			used = ring_used(head, tail);
+			if (used > w->high_water)
+				__atomic_store_n(&w->high_water, used,
+				    __ATOMIC_RELAXED);
+			/* Up to the end of the ring; the rest next time. */
+			off = (size_t)(tail & (w->size - 1));
+			chunk = used;
+			if (chunk > w->size - off)
+				chunk = w->size - off;
+			if (__atomic_load_n(&w->error, __ATOMIC_RELAXED) == 0) {
+				err = w->ops->consume(w->ctx, w->ring + off,
+				    chunk);
+				if (err != 0)
+					__atomic_store_n(&w->error, err,
+					    __ATOMIC_RELEASE);
+			}
+			/*
+			 * After an error the bytes are discarded, so that
+			 * a flush or stop does not wait for ever; the
+			 * producer counts what it hands over from now on.
+			 */
+			__atomic_store_n(&w->tail, tail + chunk,
+			    __ATOMIC_RELEASE);
+			continue;
+		}
+
+		/* The ring is empty: requests, then sleep. */
+		pthread_mutex_lock(&w->lock);
+		req = w->flush_req;
+		stop = w->stop;
+		pthread_mutex_unlock(&w->lock);
+		if (req != w->flush_seen) {
+			if (__atomic_load_n(&w->error, __ATOMIC_RELAXED) == 0 &&
+			    w->ops->flush != NULL) {
+				err = w->ops->flush(w->ctx);
+				if (err != 0)
+					__atomic_store_n(&w->error, err,
+					    __ATOMIC_RELEASE);
+			}
+			w->flush_seen = req;
+			pthread_mutex_lock(&w->lock);
+			w->flush_done = req;
+			pthread_cond_broadcast(&w->done);
+			pthread_mutex_unlock(&w->lock);
+			continue;
+		}
+		if (stop)
+			break;
+
+		pthread_mutex_lock(&w->lock);
+		__atomic_store_n(&w->sleeping, 1, __ATOMIC_SEQ_CST);
+		/*
+		 * Dekker-style handshake with pcapint_writer_put(): we
+		 * store "sleeping" then load "head", it stores "head" then
+		 * loads "sleeping", each with a full fence in between, so
+		 * at least one of us sees the other's store -- either we
+		 * see the new bytes and do not sleep, or it sees us asleep
+		 * and signals (under the mutex, which we hold until the
+		 * wait releases it, so the signal cannot come too early).
+		 */
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&w->head, __ATOMIC_ACQUIRE) == w->tail &&
+		    w->flush_req == w->flush_seen && !w->stop) {
+			clock_gettime(CLOCK_REALTIME, &deadline);
+			deadline.tv_nsec += WRITER_IDLE_MS * 1000000L;
+			if (deadline.tv_nsec >= 1000000000L) {
+				deadline.tv_sec++;
+				deadline.tv_nsec -= 1000000000L;
+			}
+			(void)pthread_cond_timedwait(&w->wake, &w->lock,
+			    &deadline);
+		}
+		__atomic_store_n(&w->sleeping, 0, __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&w->lock);
+	}
+	return (NULL);
+}
+
+struct pcapint_writer *
+pcapint_writer_start(size_t ring_size, int cpu,
+    const struct pcapint_writer_ops *ops, void *ctx, char *errbuf)
+{
+	struct pcapint_writer *w;
+	pthread_attr_t attr;
+	sigset_t all, old;
+	size_t size;
+	int err;
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+	cpu_set_t cpus;
+#endif
+
+	if (ring_size < 4096 || ring_size > ((size_t)1 << 40)) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "writer ring size %zu is out of range (4 KiB to 1 TiB)",
+		    ring_size);
+		return (NULL);
+	}
+	for (size = 4096; size < ring_size; size <<= 1)
+		continue;
+
+	w = calloc(1, sizeof(*w));
+	if (w == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
+		    "malloc");
+		return (NULL);
+	}
+	w->ring = malloc(size);
+	if (w->ring == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
+		    "cannot allocate a writer ring of %zu bytes", size);
+		free(w);
+		return (NULL);
+	}
+	w->size = size;
+	w->wake_bytes = size / 4 < WRITER_WAKE_BYTES ?
+	    size / 4 : WRITER_WAKE_BYTES;
+	w->ops = ops;
+	w->ctx = ctx;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->wake, NULL);
+	pthread_cond_init(&w->done, NULL);
+
+	pthread_attr_init(&attr);
+	if (cpu >= 0) {
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+		/*
+		 * Say which CPU is wrong here: pthread_create() would only
+		 * say EINVAL.
+		 */
+		if (cpu >= CPU_SETSIZE ||
+		    sched_getaffinity(0, sizeof(cpus), &cpus) != 0 ||
+		    !CPU_ISSET(cpu, &cpus)) {
+			snprintf(errbuf, PCAP_ERRBUF_SIZE,
+			    "cannot pin the writer thread to CPU %d: no such CPU is available to this process",
+			    cpu);
+			goto fail;
+		}
+		CPU_ZERO(&cpus);
+		CPU_SET(cpu, &cpus);
+		err = pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
+		if (err != 0) {
+			pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+			    err, "cannot pin the writer thread to CPU %d", cpu);
+			goto fail;
+		}
+#else
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "cannot pin the writer thread to CPU %d: not supported on this platform",
+		    cpu);
+		goto fail;
+#endif
+	}
+
+	/* The thread starts with every signal blocked, and keeps it so. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&w->thread, &attr, writer_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err != 0) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, err,
+		    "cannot start the writer thread");
+		goto fail;
+	}
+	pthread_attr_destroy(&attr);
+	return (w);
+
+fail:
+	pthread_attr_destroy(&attr);
+	pthread_cond_destroy(&w->done);
+	pthread_cond_destroy(&w->wake);
+	pthread_mutex_destroy(&w->lock);
+	free(w->ring);
+	free(w);
+	return (NULL);
+}
+
+static void
+ring_copy(struct pcapint_writer *w, uint64_t pos, const void *src, size_t len)
+{
+	size_t off = (size_t)(pos & (w->size - 1));
+	size_t first = w->size - off;
+
+	if (first >= len)
+		memcpy(w->ring + off, src, len);
+	else {
+		memcpy(w->ring + off, src, first);
+		memcpy(w->ring, (const unsigned char *)src + first,
+		    len - first);
+	}
+}
+
+int
+pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
+    const void *b, size_t blen)
+{
+	size_t len = alen + blen;
+	uint64_t head = w->head;
+
+	if (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE) != 0) {
+		w->dropped_error++;
+		return (-1);
+	}
+	if (len > w->size - ring_used(head, w->tail_seen)) {
+		/* Only now look at what the writer has freed. */
+		w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
+		if (len > w->size - ring_used(head, w->tail_seen)) {
+			w->dropped_full++;
+			return (-1);
+		}
+	}
+	ring_copy(w, head, a, alen);
+	if (blen != 0)
+		ring_copy(w, head + alen, b, blen);
+	__atomic_store_n(&w->head, head + len, __ATOMIC_RELEASE);
+	w->records_in++;
+	w->bytes_in += len;
+
+	/* See the handshake in writer_main(). */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED) &&
+	    ring_used(head + len, w->tail_seen) >= w->wake_bytes) {
+		pthread_mutex_lock(&w->lock);
+		pthread_cond_signal(&w->wake);
+		pthread_mutex_unlock(&w->lock);
+	}
+	return (0);
+}
+
+int
+pcapint_writer_put(struct pcapint_writer *w, const void *buf, size_t len)
+{
+	return (pcapint_writer_put2(w, buf, len, NULL, 0));
+}
+
+int
+pcapint_writer_flush(struct pcapint_writer *w)
+{
+	uint64_t req;
+
+	pthread_mutex_lock(&w->lock);
+	req = ++w->flush_req;
+	pthread_cond_signal(&w->wake);
+	while (w->flush_done < req)
+		pthread_cond_wait(&w->done, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+	return (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE));
+}
+
+void
+pcapint_writer_get_stats(struct pcapint_writer *w,
+    struct pcapint_writer_stats *st)
+{
+	st->bytes_in = w->bytes_in;
+	st->records_in = w->records_in;
+	st->dropped_full = w->dropped_full;
+	st->dropped_error = w->dropped_error;
+	st->high_water = __atomic_load_n(&w->high_water, __ATOMIC_RELAXED);
+	st->ring_size = w->size;
+	st->error = __atomic_load_n(&w->error, __ATOMIC_ACQUIRE);
+}
+
+int
+pcapint_writer_stop(struct pcapint_writer *w)
+{
+	int err;
+
+	/* Everything handed over is consumed and flushed before we stop. */
+	(void)pcapint_writer_flush(w);
+	pthread_mutex_lock(&w->lock);
+	w->stop = 1;
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+
+	err = __atomic_load_n(&w->error, __ATOMIC_ACQUIRE);
+	pthread_cond_destroy(&w->done);
+	pthread_cond_destroy(&w->wake);
+	pthread_mutex_destroy(&w->lock);
+	free(w->ring);
+	free(w);
+	return (err);
+}

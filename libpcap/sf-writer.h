@@ -1,0 +1,90 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * A writer thread for savefiles: the capturing thread hands bytes to a
+ * single-producer/single-consumer ring and goes back to reading packets;
+ * a separate thread takes them out of the ring and does the slow part
+ * (compressing, write()).  See sf-writer.c for why.
+ */
+
+#ifndef sf_writer_h
+#define	sf_writer_h
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pcapint_writer;
+
+/*
+ * What the writer thread does with the bytes.  Both callbacks run on the
+ * writer thread only, so they need no locking of their own.
+ *
+ * consume() gets the stream in order, in contiguous pieces of any size
+ * (the ring wraps); it returns 0, or an errno value, which becomes the
+ * writer's sticky error: nothing is consumed after it, and every record
+ * handed over after it is counted as lost.
+ *
+ * flush() is called when the producer asks for a flush, after every byte
+ * handed over before the request has been consumed; it returns 0 or an
+ * errno value, as consume() does.
+ */
+struct pcapint_writer_ops {
+	int	(*consume)(void *ctx, const unsigned char *buf, size_t len);
+	int	(*flush)(void *ctx);
+};
+
+struct pcapint_writer_stats {
+	uint64_t	bytes_in;	/* bytes handed to the ring */
+	uint64_t	records_in;	/* records handed to the ring */
+	uint64_t	dropped_full;	/* records refused: ring full */
+	uint64_t	dropped_error;	/* records refused: sticky error */
+	size_t		high_water;	/* most bytes ever waiting in the ring */
+	size_t		ring_size;
+	int		error;		/* the sticky errno value, or 0 */
+};
+
+/*
+ * Start a writer thread with a ring of ring_size bytes (rounded up to a
+ * power of two).  cpu >= 0 pins the thread to that CPU; a failure to pin
+ * fails the call, so that a user who asked for pinning never silently
+ * runs unpinned.  Returns NULL with errbuf filled in on failure.
+ */
+struct pcapint_writer *pcapint_writer_start(size_t ring_size, int cpu,
+    const struct pcapint_writer_ops *ops, void *ctx, char *errbuf);
+
+/*
+ * Producer side; only ever called from one thread at a time.
+ *
+ * pcapint_writer_put() copies one record (len bytes, len <= ring size)
+ * into the ring, whole or not at all.  Returns 0, or -1 if it was
+ * dropped (ring full, or the writer has a sticky error); either way it
+ * is counted.  It never blocks and makes no system call unless the
+ * writer thread is asleep and must be woken.
+ */
+int	pcapint_writer_put(struct pcapint_writer *, const void *, size_t);
+
+/*
+ * Two-part variant for a record that arrives as header and data: the
+ * record is accepted only if both parts fit.
+ */
+int	pcapint_writer_put2(struct pcapint_writer *, const void *, size_t,
+	    const void *, size_t);
+
+/*
+ * Wait until everything handed over so far has been consumed and
+ * flush() has run.  Returns 0 or the sticky errno value.
+ */
+int	pcapint_writer_flush(struct pcapint_writer *);
+
+void	pcapint_writer_get_stats(struct pcapint_writer *,
+	    struct pcapint_writer_stats *);
+
+/*
+ * Drain the ring, stop and join the thread and free everything.  Returns
+ * 0 or the sticky errno value.
+ */
+int	pcapint_writer_stop(struct pcapint_writer *);
+
+#endif

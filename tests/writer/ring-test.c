@@ -1,0 +1,341 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Unit test of the savefile writer thread's ring (libpcap/sf-writer.c),
+ * meant to run under ThreadSanitizer as well as without it.
+ *
+ * The producer hands over numbered records of varying sizes, each
+ * filled with a pattern derived from its number; the consumer callback
+ * reassembles the byte stream (records are split wherever the ring
+ * wraps) and checks every record.  Whatever the producer was told was
+ * dropped must be exactly what the consumer never saw.
+ *
+ * usage: ring-test
+ * Prints TAP-like lines; exits non-zero on failure.
+ */
+
+#include <config.h>
+
+#include "ftmacros.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pcap-int.h"
+#include "sf-writer.h"
+
+/*
+ * sf-writer.c reports errors through libpcap's formatter; the test links
+ * the file on its own, so it brings its own.
+ */
+void
+pcapint_fmt_errmsg_for_errno(char *errbuf, size_t errbuflen, int errnum,
+    PCAP_FORMAT_STRING(const char *fmt), ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(errbuf, errbuflen, fmt, ap);
+	va_end(ap);
+	n = strlen(errbuf);
+	snprintf(errbuf + n, errbuflen - n, ": %s", strerror(errnum));
+}
+
+#define	MAX_RECORD	1500
+#define	HDR		8		/* u32 length, u32 number */
+
+static int failures;
+static int checks;
+
+static void
+check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	checks++;
+	printf("%s %d - ", ok ? "ok" : "not ok", checks);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!ok)
+		failures++;
+}
+
+static unsigned char
+pattern(uint32_t number, size_t i)
+{
+	return ((unsigned char)(number * 31u + i * 7u + 1u));
+}
+
+/* The consumer's reassembly state; touched by the writer thread only. */
+struct sink {
+	unsigned char	rec[MAX_RECORD];
+	size_t		have;		/* bytes of the current record */
+	uint32_t	last;		/* number of the last record seen */
+	int		seen_any;
+	uint64_t	records;
+	uint64_t	bytes;
+	int		bad;		/* first corruption found */
+	char		*seen;		/* seen[n]: record n arrived */
+	uint32_t	nrecords;
+	int		slow;		/* sleep now and then */
+	uint64_t	fail_after;	/* return ENOSPC after this many bytes */
+	int		signals_blocked;
+	uint64_t	flushes;
+};
+
+static int
+sink_consume(void *ctx, const unsigned char *buf, size_t len)
+{
+	struct sink *s = ctx;
+	sigset_t mask;
+	uint32_t rlen, number;
+	size_t take, i;
+
+	if (s->records == 0 && s->bytes == 0) {
+		pthread_sigmask(SIG_BLOCK, NULL, &mask);
+		s->signals_blocked = sigismember(&mask, SIGINT) &&
+		    sigismember(&mask, SIGALRM) && sigismember(&mask, SIGTERM);
+	}
+	if (s->fail_after != 0 && s->bytes + len > s->fail_after)
+		return (ENOSPC);
+	s->bytes += len;
+	if (s->slow && (s->bytes & 0x3ff) < len) {
+		struct timespec ts = { 0, 200000 };
+
+		nanosleep(&ts, NULL);
+	}
+	while (len != 0) {
+		/* Complete the header first, then the whole record. */
+		if (s->have < HDR)
+			take = HDR - s->have;
+		else {
+			memcpy(&rlen, s->rec, 4);
+			take = rlen - s->have;
+		}
+		if (take > len)
+			take = len;
+		memcpy(s->rec + s->have, buf, take);
+		s->have += take;
+		buf += take;
+		len -= take;
+		if (s->have < HDR)
+			continue;
+		memcpy(&rlen, s->rec, 4);
+		if (rlen < HDR || rlen > MAX_RECORD) {
+			if (!s->bad)
+				s->bad = 1;
+			return (EINVAL);
+		}
+		if (s->have < rlen)
+			continue;
+		memcpy(&number, s->rec + 4, 4);
+		for (i = HDR; i < rlen; i++)
+			if (s->rec[i] != pattern(number, i))
+				s->bad = 2;
+		if (number >= s->nrecords || (s->seen_any && number <= s->last))
+			s->bad = 3;
+		else
+			s->seen[number] = 1;
+		s->last = number;
+		s->seen_any = 1;
+		s->records++;
+		s->have = 0;
+	}
+	return (0);
+}
+
+static int
+sink_flush(void *ctx)
+{
+	struct sink *s = ctx;
+
+	s->flushes++;
+	return (0);
+}
+
+static const struct pcapint_writer_ops sink_ops = { sink_consume, sink_flush };
+
+/*
+ * Hand over n records; returns how many the producer was told were
+ * dropped, and marks them.  Every flush_every records it flushes and
+ * checks that the consumer has everything handed over so far.
+ */
+static uint64_t
+produce(struct pcapint_writer *w, struct sink *s, uint32_t n, char *dropped,
+    uint32_t flush_every, int *flush_ok)
+{
+	unsigned char rec[MAX_RECORD];
+	uint32_t number, rlen, seed = 12345;
+	uint64_t drops = 0, handed = 0;
+	size_t i;
+	int rc;
+
+	*flush_ok = 1;
+	for (number = 0; number < n; number++) {
+		seed = seed * 1103515245u + 12345u;
+		rlen = HDR + (seed >> 8) % (MAX_RECORD - HDR + 1);
+		memcpy(rec, &rlen, 4);
+		memcpy(rec + 4, &number, 4);
+		for (i = HDR; i < rlen; i++)
+			rec[i] = pattern(number, i);
+		/* Half the records go in as header + data, as pcap_dump's do. */
+		if (number & 1)
+			rc = pcapint_writer_put2(w, rec, 16 < rlen ? 16 : rlen,
+			    rec + (16 < rlen ? 16 : rlen),
+			    rlen - (16 < rlen ? 16 : rlen));
+		else
+			rc = pcapint_writer_put(w, rec, rlen);
+		if (rc != 0) {
+			dropped[number] = 1;
+			drops++;
+		} else
+			handed += rlen;
+		if (flush_every != 0 && number % flush_every == flush_every - 1) {
+			if (pcapint_writer_flush(w) != 0 || s->bytes != handed)
+				*flush_ok = 0;
+		}
+	}
+	return (drops);
+}
+
+static void
+run(const char *name, size_t ring, uint32_t n, int slow, uint32_t flush_every)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	struct pcapint_writer *w;
+	struct pcapint_writer_stats st;
+	struct sink s;
+	char *dropped;
+	uint64_t drops, missing = 0, extra = 0;
+	uint32_t i;
+	int flush_ok, rc;
+
+	memset(&s, 0, sizeof(s));
+	s.nrecords = n;
+	s.slow = slow;
+	s.seen = calloc(n, 1);
+	dropped = calloc(n, 1);
+	w = pcapint_writer_start(ring, -1, &sink_ops, &s, errbuf);
+	if (w == NULL) {
+		check(0, "%s: start: %s", name, errbuf);
+		return;
+	}
+	drops = produce(w, &s, n, dropped, flush_every, &flush_ok);
+	pcapint_writer_get_stats(w, &st);
+	rc = pcapint_writer_stop(w);
+	for (i = 0; i < n; i++) {
+		if (!dropped[i] && !s.seen[i])
+			missing++;
+		if (dropped[i] && s.seen[i])
+			extra++;
+	}
+	check(rc == 0 && s.bad == 0, "%s: every record arrives intact and in order (bad=%d)",
+	    name, s.bad);
+	check(missing == 0 && extra == 0,
+	    "%s: exactly the records not reported dropped arrive (%llu missing, %llu extra)",
+	    name, (unsigned long long)missing, (unsigned long long)extra);
+	check(st.records_in + st.dropped_full == n && st.dropped_full == drops &&
+	    s.records == st.records_in && s.bytes == st.bytes_in,
+	    "%s: counts add up (%llu in + %llu dropped = %u; consumed %llu)",
+	    name, (unsigned long long)st.records_in,
+	    (unsigned long long)st.dropped_full, n,
+	    (unsigned long long)s.records);
+	check(st.high_water <= st.ring_size && st.ring_size >= ring,
+	    "%s: high-water mark %zu within the ring (%zu)", name,
+	    st.high_water, st.ring_size);
+	if (flush_every != 0)
+		check(flush_ok && s.flushes >= n / flush_every,
+		    "%s: each flush returns only after everything handed over is consumed",
+		    name);
+	if (slow)
+		check(drops > 0, "%s: a slow consumer makes the producer drop (%llu), not wait",
+		    name, (unsigned long long)drops);
+	check(s.signals_blocked, "%s: the writer thread blocks signals", name);
+	free(s.seen);
+	free(dropped);
+}
+
+static void
+error_case(void)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	struct pcapint_writer *w;
+	struct pcapint_writer_stats st;
+	struct sink s;
+	char *dropped;
+	uint32_t n = 20000;
+	int flush_ok, rc;
+
+	memset(&s, 0, sizeof(s));
+	s.nrecords = n;
+	s.seen = calloc(n, 1);
+	s.fail_after = 100000;
+	dropped = calloc(n, 1);
+	w = pcapint_writer_start(1 << 16, -1, &sink_ops, &s, errbuf);
+	if (w == NULL) {
+		check(0, "error: start: %s", errbuf);
+		return;
+	}
+	(void)produce(w, &s, n, dropped, 0, &flush_ok);
+	rc = pcapint_writer_flush(w);
+	check(rc == ENOSPC, "a consume error is sticky and reported by flush (%d)", rc);
+	check(pcapint_writer_put(w, "x", 1) == -1,
+	    "after an error, records are refused");
+	pcapint_writer_get_stats(w, &st);
+	check(st.error == ENOSPC && st.dropped_error > 0 &&
+	    st.records_in + st.dropped_full + st.dropped_error == n + 1,
+	    "after an error, every refused record is counted (%llu in, %llu full, %llu error)",
+	    (unsigned long long)st.records_in,
+	    (unsigned long long)st.dropped_full,
+	    (unsigned long long)st.dropped_error);
+	rc = pcapint_writer_stop(w);
+	check(rc == ENOSPC, "stop reports the sticky error (%d)", rc);
+	free(s.seen);
+	free(dropped);
+}
+
+static void
+start_errors(void)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	struct pcapint_writer *w;
+	struct sink s;
+
+	memset(&s, 0, sizeof(s));
+	errbuf[0] = '\0';
+	w = pcapint_writer_start(1 << 16, 99999, &sink_ops, &s, errbuf);
+	check(w == NULL && strstr(errbuf, "CPU 99999") != NULL,
+	    "pinning to a CPU that does not exist fails and names it: %s", errbuf);
+	errbuf[0] = '\0';
+	w = pcapint_writer_start(100, -1, &sink_ops, &s, errbuf);
+	check(w == NULL && strstr(errbuf, "ring size 100") != NULL,
+	    "a ring that is too small is refused: %s", errbuf);
+	w = pcapint_writer_start(1 << 16, 0, &sink_ops, &s, errbuf);
+	check(w != NULL, "pinning to CPU 0 works%s%s", w ? "" : ": ",
+	    w ? "" : errbuf);
+	if (w != NULL)
+		check(pcapint_writer_stop(w) == 0, "an idle pinned writer stops cleanly");
+}
+
+int
+main(void)
+{
+	run("big ring", 1 << 22, 100000, 0, 0);
+	run("small ring", 1 << 13, 100000, 0, 0);
+	run("slow consumer", 1 << 14, 40000, 1, 0);
+	run("flushes", 1 << 15, 30000, 0, 1000);
+	error_case();
+	start_errors();
+	return (failures != 0);
+}

@@ -1,0 +1,43 @@
+#!/bin/sh
+#
+# The writer thread's ring (libpcap/sf-writer.c), unit-tested on its own:
+# once under ThreadSanitizer, which must report no data race, and once
+# built like the rest of the tests (AddressSanitizer and UBSan in a
+# sanitizer build).
+
+. "$SLUICE_SRCDIR/tests/lib.sh"
+
+src=$SLUICE_BUILDDIR/src/libpcap-$SLUICE_LIBPCAP_VERSION
+obj=$SLUICE_BUILDDIR/obj/libpcap
+inc="-I$obj -I$src -DHAVE_PTHREAD_ATTR_SETAFFINITY_NP"
+
+# run_variant NAME FLAGS
+run_variant() {
+	# shellcheck disable=SC2086
+	if ! $CC $2 $inc -o "$TMPDIR/ring-$1" \
+	    "$SLUICE_SRCDIR/tests/writer/ring-test.c" "$src/sf-writer.c" \
+	    -lpthread >"$TMPDIR/build-$1.log" 2>&1; then
+		t_fail "$1: build"
+		sed 's/^/#   /' "$TMPDIR/build-$1.log" | head -20
+		return
+	fi
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$TMPDIR/ring-$1" >"$TMPDIR/out-$1" 2>&1
+	rc=$?
+	grep -E '^(not )?ok' "$TMPDIR/out-$1" >"$TMPDIR/lines-$1"
+	while read -r line; do
+		case $line in
+		"ok "*) t_ok "$1: ${line#ok * - }" ;;
+		*) t_fail "$1: ${line#not ok * - }" ;;
+		esac
+	done <"$TMPDIR/lines-$1"
+	if [ $rc -eq 0 ] && ! grep -q "WARNING: ThreadSanitizer" "$TMPDIR/out-$1"; then
+		t_ok "$1: exits 0 with no sanitizer report"
+	else
+		t_fail "$1: exit status $rc"
+		grep -A12 "WARNING\|ERROR" "$TMPDIR/out-$1" | head -30 | sed 's/^/#   /'
+	fi
+}
+
+run_variant tsan "-g -O1 -fsanitize=thread -Wall -Wextra"
+run_variant plain "$CFLAGS"
+t_done
