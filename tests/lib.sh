@@ -93,3 +93,18 @@ need_root() {
 		exit 77
 	fi
 }
+
+# build_traffic_tools: compile the traffic generator and the capture
+# checker (tests/gen) into $TMPDIR and set GEN and CHK to them; a build
+# failure fails the script.
+build_traffic_tools() {
+	_g=$SLUICE_SRCDIR/tests/gen
+	GEN=$TMPDIR/sluice-gen
+	CHK=$TMPDIR/sluice-seqcheck
+	# shellcheck disable=SC2086
+	if ! $CC $CFLAGS -o "$GEN" "$_g/sluice-gen.c" "$_g/erspan-craft.c" ||
+	    ! build_c "$CHK" "$_g/sluice-seqcheck.c"; then
+		t_fail "build sluice-gen and sluice-seqcheck"
+		t_done
+	fi
+}

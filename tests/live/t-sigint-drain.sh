@@ -15,15 +15,7 @@ need_root
 need_cmd ip
 
 N=3000
-d=$SLUICE_SRCDIR/tests/gen
-GEN=$TMPDIR/sluice-gen
-CHK=$TMPDIR/sluice-seqcheck
-# shellcheck disable=SC2086
-if ! $CC $CFLAGS -o "$GEN" "$d/sluice-gen.c" "$d/erspan-craft.c" ||
-    ! build_c "$CHK" "$d/sluice-seqcheck.c"; then
-	t_fail "build sluice-gen and sluice-seqcheck"
-	t_done
-fi
+build_traffic_tools
 if ! netns_setup; then
 	t_fail "create namespaces and veth pair"
 	t_done

@@ -22,16 +22,7 @@ RATE=20000			# frames per second
 # TYPE or TYPE:ERSPAN-TYPE
 TYPES="fixed64 random1518 http slammer:3"
 
-d=$SLUICE_SRCDIR/tests/gen
-GEN=$TMPDIR/sluice-gen
-CHK=$TMPDIR/sluice-seqcheck
-
-# shellcheck disable=SC2086
-if ! $CC $CFLAGS -o "$GEN" "$d/sluice-gen.c" "$d/erspan-craft.c" ||
-    ! build_c "$CHK" "$d/sluice-seqcheck.c"; then
-	t_fail "build sluice-gen and sluice-seqcheck"
-	t_done
-fi
+build_traffic_tools
 
 if ! netns_setup; then
 	t_fail "create namespaces and veth pair"
