@@ -10,27 +10,12 @@
 #include <string.h>
 
 #include "erspan-craft.h"
+#include "gen-util.h"
 
 static const unsigned char outer_dst[6] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 0x02 };
 static const unsigned char outer_src[6] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 0x01 };
 static const unsigned char inner_dst[6] = { 0x02, 0x00, 0x5e, 0x20, 0x00, 0x02 };
 static const unsigned char inner_src[6] = { 0x02, 0x00, 0x5e, 0x20, 0x00, 0x01 };
-
-static void
-put16(unsigned char *p, unsigned int v)
-{
-	p[0] = (unsigned char)(v >> 8);
-	p[1] = (unsigned char)v;
-}
-
-static void
-put32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
 
 /* RFC 1071 Internet checksum of p[len]. */
 static unsigned int

@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #define PROG		"slowsink"
+
+#include "gen-util.h"
 #define CHUNK_MAX	(1024 * 1024)
 
 static void
@@ -41,15 +43,6 @@ usage(FILE *f)
 "\n"
 "Prints the bytes consumed on standard error.  Exit status: 0 end of\n"
 "input, 3 time limit reached, 1 I/O error, 2 bad usage.\n");
-}
-
-static void
-bad_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, PROG ": ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
-	exit(2);
 }
 
 static int
@@ -76,25 +69,6 @@ parse_size(const char *s, uint64_t *out)
 		return (-1);
 	*out = (uint64_t)v * mult;
 	return (0);
-}
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec);
-}
-
-static void
-sleep_until(uint64_t t)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)(t / 1000000000ULL);
-	ts.tv_nsec = (long)(t % 1000000000ULL);
-	(void)clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
 static int

@@ -54,6 +54,8 @@
 #include "sluice-seq.h"
 
 #define PROG		"sluice-gen"
+
+#include "gen-util.h"
 /* Room for the largest inner frame plus its encapsulation. */
 #define FRAME_MAX	2048
 #define BATCH_MAX	64	/* frames per sendmmsg() call */
@@ -139,16 +141,6 @@ usage(FILE *f)
 	for (i = 0; i < N_FRAME_TYPES; i++)
 		fprintf(f, "  %-12s %s\n", frame_types[i].name,
 		    frame_types[i].what);
-}
-
-static void
-bad_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, PROG ": ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n");
-	fprintf(stderr, "Try '" PROG " --help' for more information.\n");
-	exit(2);
 }
 
 /*
@@ -276,22 +268,6 @@ rng_fill(struct gen *g, unsigned char *p, size_t n)
 		for (i = 0; i < n; i++)
 			p[i] = (unsigned char)(r >> (56 - 8 * i));
 	}
-}
-
-static void
-put16(unsigned char *p, unsigned int v)
-{
-	p[0] = (unsigned char)(v >> 8);
-	p[1] = (unsigned char)v;
-}
-
-static void
-put32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
 }
 
 static uint32_t
@@ -826,26 +802,6 @@ fail:
 		fclose(f);
 	free(frame);
 	return (-1);
-}
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec);
-}
-
-static void
-sleep_until(uint64_t t)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)(t / 1000000000ULL);
-	ts.tv_nsec = (long)(t % 1000000000ULL);
-	/* EINTR is fine: the caller re-checks the clock and stop_requested. */
-	(void)clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
 /* Frames due by elapsed time "el" at "rate", without 64-bit overflow. */

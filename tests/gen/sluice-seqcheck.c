@@ -34,6 +34,8 @@
 #include "sluice-seq.h"
 
 #define PROG		"sluice-seqcheck"
+
+#include "gen-util.h"
 #define MAX_REFS	16
 #define MAX_SHOWN	10	/* missing ranges / mismatches listed */
 
@@ -62,15 +64,6 @@ usage(FILE *f)
 "\n"
 "FILE \"-\" is standard input.  Exit status: 0 ok, 1 a check failed,\n"
 "2 bad usage or unreadable input.\n", MAX_REFS);
-}
-
-static void
-bad_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, PROG ": ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
-	exit(2);
 }
 
 static int
