@@ -73,6 +73,8 @@ if ! sh "$prepare" libpcap "$v" "$tarball" "$repo" "$dest" 2>"$TMPDIR/err"; then
 	t_done
 fi
 tree=$dest/libpcap-$v
+# (The build would consume this request for a clean build; see below.)
+rm -f "$dest/.libpcap-$v.clean"
 snapshot() {
 	(cd "$tree" && find . -type f -exec stat -c '%n %Y %s' {} + | LC_ALL=C sort)
 }
@@ -127,6 +129,15 @@ t_expect_eq "adding one overlay file touches only that file" \
     "./sluice-test-overlay.c " "$changed"
 t_expect_eq "an unchanged input is a no-op" "" \
     "$(sh "$prepare" libpcap "$v" "$tarball" "$repo" "$dest" 2>&1)"
+t_check "a change without a header does not ask for a clean build" \
+    test ! -e "$dest/.libpcap-$v.clean"
+
+# The upstream Makefiles do not know which objects include a header, so a
+# changed header asks the build to start the objects over.
+echo "/* an overlay header */" >"$repo/libpcap/sluice-test-overlay.h"
+sh "$prepare" libpcap "$v" "$tarball" "$repo" "$dest" 2>/dev/null
+t_check "a new or changed header asks for a clean build" \
+    test -e "$dest/.libpcap-$v.clean"
 
 # A missing build dependency: configure names it and what to install.
 fakebin=$TMPDIR/noflex

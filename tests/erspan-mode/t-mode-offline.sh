@@ -1,0 +1,160 @@
+#!/bin/sh
+# tcpdump -r RAW --erspan [-w INNER] [EXPR]: a savefile of raw ERSPAN
+# traffic is decapsulated by libpcap's ERSPAN mode.  The frames written
+# must be tshark's inner frames (same count, same inner headers and
+# fields), written as Ethernet; the filter must apply to the inner
+# frames; --erspan=N must keep session N; and the frames skipped as not
+# ERSPAN must be counted exactly (crafted broken frames, and the
+# non-ERSPAN frames of the sample captures).
+. "$SLUICE_SRCDIR/tests/lib.sh"
+need_cmd tshark
+
+src=$SLUICE_SRCDIR
+data=$src/../shared/testdata/erspan
+gen=$TMPDIR/erspan-pcap
+if build_c "$gen" "$src/tests/gen/erspan-pcap.c" "$src/tests/gen/erspan-craft.c"; then
+	t_ok "build erspan-pcap"
+else
+	t_fail "build erspan-pcap"
+	t_done
+fi
+v=$TMPDIR/variants.pcap
+b=$TMPDIR/broken.pcap
+t_check "craft valid variants" "$gen" "$v" variants
+t_check "craft broken frames" "$gen" "$b" broken
+# Both in one Ethernet savefile: the second file without its header.
+m=$TMPDIR/mixed.pcap
+{ cat "$v"; tail -c +25 "$b"; } >"$m"
+
+ts_count() {
+	tshark -r "$1" -Y "$2" 2>/dev/null | wc -l | tr -d ' '
+}
+# Records in a savefile, by tcpdump --count.
+n_records() {
+	"$TCPDUMP" -r "$1" --count 2>/dev/null | sed -n 's/ packets*$//p'
+}
+# skipped ERR: the "N packets skipped as not ERSPAN" figure of tcpdump.
+skipped() {
+	sed -n 's/^\([0-9][0-9]*\) packets* skipped as not ERSPAN$/\1/p' "$1"
+}
+
+# Per frame: the protocol chain after "erspan", the inner Ethernet
+# header and fields only inner layers have.  Frames whose inner part
+# was cut are left out: tshark does not dissect their inner Ethernet
+# header.
+fields='-e frame.protocols -e eth.dst -e eth.src -e eth.type -e tcp.srcport -e tcp.seq -e udp.srcport -e udp.length -e icmp.seq -e arp.src.proto_ipv4 -e frame.len'
+inner_fields() {
+	# shellcheck disable=SC2086
+	tshark -r "$1" -o tcp.relative_sequence_numbers:FALSE -T fields \
+	    $fields -E occurrence=l -Y "$2" 2>/dev/null |
+	    awk -F '\t' 'BEGIN { OFS = "\t" } { sub(/^.*:erspan:/, "", $1); print }'
+}
+
+# check_file LABEL RAW [REF]: --erspan -w over RAW equals tshark's
+# inner frames of REF (default RAW): the ERSPAN frames tshark sees in
+# the crafted broken frames are exactly those pcapint_erspan_decap()
+# must refuse, so with them REF is the valid part only.
+check_file() {
+	_label=$1
+	_raw=$2
+	_ref=${3:-$2}
+	_inner=$TMPDIR/inner.pcap
+	rm -f "$_inner"
+	if ! "$TCPDUMP" -r "$_raw" --erspan -w "$_inner" 2>"$TMPDIR/td.err"; then
+		t_fail "$_label: tcpdump --erspan -w: $(cat "$TMPDIR/td.err")"
+		return
+	fi
+	_want=$(ts_count "$_ref" 'erspan && !(erspan.ft != 0)')
+	_total=$(n_records "$_raw")
+	t_expect_eq "$_label: frames written = tshark's ERSPAN frames" \
+	    "$_want" "$(n_records "$_inner")"
+	t_expect_eq "$_label: skipped as not ERSPAN = $_total - $_want" \
+	    "$((_total - _want))" "$(skipped "$TMPDIR/td.err")"
+	"$TCPDUMP" -r "$_inner" -c 1 >/dev/null 2>"$TMPDIR/rd.err"
+	t_check "$_label: reading it back says EN10MB" \
+	    grep -q 'link-type EN10MB (Ethernet)' "$TMPDIR/rd.err"
+	if [ "$_want" -eq 0 ]; then
+		return
+	fi
+	inner_fields "$_ref" \
+	    'erspan && !(erspan.ft != 0) && frame.len == frame.cap_len' |
+	    cut -f 1-10 >"$TMPDIR/outer.txt"
+	inner_fields "$_inner" 'frame.len == frame.cap_len' |
+	    cut -f 1-10 >"$TMPDIR/inner.txt"
+	if [ -s "$TMPDIR/inner.txt" ] &&
+	    cmp -s "$TMPDIR/outer.txt" "$TMPDIR/inner.txt"; then
+		t_ok "$_label: inner frames = tshark's inner layers ($(wc -l <"$TMPDIR/inner.txt"))"
+	else
+		t_fail "$_label: inner frames = tshark's inner layers"
+		diff "$TMPDIR/outer.txt" "$TMPDIR/inner.txt" | head -10 | sed 's/^/#   /'
+	fi
+}
+
+check_file "variants" "$v"
+# Inner lengths come from the outer IP length, not from the padding.
+bad=$(tshark -r "$TMPDIR/inner.pcap" -Y 'frame.len == frame.cap_len' -T fields \
+    -e frame.len -e ip.len -E occurrence=f 2>/dev/null |
+    awk '$1 != $2 + 14 { n++ } END { print n + 0 "/" NR }')
+t_expect_eq "variants: inner frame length = inner IP length + 14" "0/146" "$bad"
+# Broken frames: none is written, all are counted.
+rm -f "$TMPDIR/inner.pcap"
+"$TCPDUMP" -r "$b" --erspan -w "$TMPDIR/inner.pcap" 2>"$TMPDIR/td.err"
+nb=$(n_records "$b")
+t_expect_eq "broken: no frame written" 0 "$(n_records "$TMPDIR/inner.pcap")"
+t_expect_eq "broken: all $nb skipped as not ERSPAN" "$nb" \
+    "$(skipped "$TMPDIR/td.err")"
+check_file "variants+broken" "$m" "$v"
+
+# The filter applies to the inner frames, and a session is kept.
+while IFS='|' read -r opt expr want; do
+	"$TCPDUMP" -r "$m" $opt -w "$TMPDIR/f.pcap" "$expr" 2>"$TMPDIR/f.err"
+	t_expect_eq "$opt '$expr' on variants+broken = tshark '$want' on variants" \
+	    "$(ts_count "$v" "$want")" "$(n_records "$TMPDIR/f.pcap")"
+done <<PAIRS
+--erspan|tcp port 80|erspan && tcp.port == 80
+--erspan=7|tcp port 80|erspan.spanid == 7 && tcp.port == 80
+--erspan=7||erspan.spanid == 7 && !(erspan.ft != 0)
+--erspan=0||erspan.spanid == 0 && !(erspan.ft != 0)
+--erspan|udp port 53|erspan && udp.port == 53
+--erspan|ip6|erspan && ipv6 && !(ip)
+PAIRS
+n7=$(ts_count "$v" 'erspan.spanid == 7 && !(erspan.ft != 0)')
+nall=$(ts_count "$v" 'erspan && !(erspan.ft != 0)')
+t_check "the session counts differ from the total ($n7 < $nall)" \
+    test "$n7" -gt 0 -a "$n7" -lt "$nall"
+
+# Printing the inner frames (no -w): as Ethernet, one line each.
+n=$("$TCPDUMP" -n -r "$m" --erspan 'tcp port 80' 2>/dev/null | grep -c ' IP 192.168.0.1.* > 192.168.0.2.80: ')
+t_expect_eq "printed: one Ethernet/IPv4/TCP line per port-80 frame" \
+    "$(ts_count "$v" 'erspan && tcp.dstport == 80 && ip')" "$n"
+
+# -V: every file is decapsulated, and each reports its skipped frames.
+printf '%s\n%s\n' "$b" "$v" >"$TMPDIR/list"
+"$TCPDUMP" -V "$TMPDIR/list" --erspan -w "$TMPDIR/vv.pcap" 2>"$TMPDIR/vv.err"
+t_expect_eq "-V broken, variants: frames written" "$nall" \
+    "$(n_records "$TMPDIR/vv.pcap")"
+t_expect_eq "-V broken, variants: skipped per file" "$nb
+0" "$(skipped "$TMPDIR/vv.err")"
+
+# Bad input.
+printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000\377\377\000\000\145\000\000\000' \
+    >"$TMPDIR/raw.pcap"
+if err=$("$TCPDUMP" -r "$TMPDIR/raw.pcap" --erspan 2>&1); then
+	t_fail "--erspan on a LINKTYPE_RAW file fails: it succeeded"
+else
+	case $err in
+	*"--erspan: ERSPAN is not one of the DLTs supported by this device"*)
+		t_ok "--erspan on a LINKTYPE_RAW file fails" ;;
+	*)	t_fail "--erspan on a LINKTYPE_RAW file fails: '$err'" ;;
+	esac
+fi
+
+# The sample captures.
+if [ -d "$data" ]; then
+	for f in "$data"/*.pcap; do
+		check_file "$(basename "$f")" "$f"
+	done
+else
+	t_skip "sample captures" "$data is absent"
+fi
+t_done
