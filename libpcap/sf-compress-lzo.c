@@ -1,0 +1,452 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * lzop container for compressed savefiles, with LZO1X-1, the codec of
+ * Shimizu et al.'s compressing capture.  This file is only built with
+ * --with-lzo: liblzo2 is GPL-2.0-or-later, so a libpcap linked with it
+ * must be distributed under the GPL.
+ *
+ * An lzop file is a header and a sequence of blocks, each with its
+ * uncompressed and compressed length and an Adler-32 of the data; a
+ * block that does not shrink is stored as it is (equal lengths).  A
+ * block of ours becomes one or more lzop blocks of at most 256 KiB,
+ * lzop's own block size.  A zero uncompressed length ends the stream;
+ * a file cut at a block boundary lacks it, which lzop -d reports but
+ * our reader accepts.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <stdlib.h>
+#include <string.h>
+#include <lzo/lzo1x.h>
+
+#include "pcap-int.h"
+#include "sf-compress.h"
+
+#define	LZOP_BLOCK		(256 * 1024)
+#define	LZOP_MAX_BLOCK		(64 * 1024 * 1024)	/* lzop's limit */
+#define	LZOP_VERSION		0x1040
+#define	LZOP_NEEDED		0x0940
+#define	LZOP_M_LZO1X_1		1
+#define	LZOP_M_LZO1X_1_15	2
+#define	LZOP_M_LZO1X_999	3
+
+#define	F_ADLER32_D	0x00000001U
+#define	F_ADLER32_C	0x00000002U
+#define	F_H_EXTRA_FIELD	0x00000040U
+#define	F_CRC32_D	0x00000100U
+#define	F_CRC32_C	0x00000200U
+#define	F_MULTIPART	0x00000400U
+#define	F_H_FILTER	0x00000800U
+#define	F_H_CRC32	0x00001000U
+#define	F_OS_UNIX	0x03000000U
+
+static const u_char lzop_magic[9] = {
+	0x89, 0x4c, 0x5a, 0x4f, 0x00, 0x0d, 0x0a, 0x1a, 0x0a
+};
+
+static int lzo_ready;
+
+static int
+lzo_setup(char *errbuf)
+{
+	if (!lzo_ready) {
+		if (lzo_init() != LZO_E_OK) {
+			snprintf(errbuf, PCAP_ERRBUF_SIZE, "lzo_init failed");
+			return (-1);
+		}
+		lzo_ready = 1;
+	}
+	return (0);
+}
+
+struct lzo_enc {
+	u_char	wrkmem[LZO1X_1_MEM_COMPRESS];
+};
+
+static void *
+lzo_enc_create(int level, size_t block_size, char *errbuf)
+{
+	struct lzo_enc *e;
+
+	(void)level;
+	(void)block_size;
+	if (lzo_setup(errbuf) == -1)
+		return (NULL);
+	e = calloc(1, sizeof(*e));
+	if (e == NULL)
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "out of memory");
+	return (e);
+}
+
+static void
+lzo_enc_free(void *state)
+{
+	free(state);
+}
+
+/* LZO1X's worst case for n bytes, from the LZO documentation. */
+#define	LZO1X_WORST(n)	((n) + (n) / 16 + 64 + 3)
+
+static size_t
+lzo_enc_bound(void *state, size_t len)
+{
+	size_t nblk;
+
+	(void)state;
+	nblk = (len + LZOP_BLOCK - 1) / LZOP_BLOCK;
+	/*
+	 * Headers of 12 bytes per lzop block; the codec's overshoot
+	 * only matters for the last lzop block compressed in place.
+	 */
+	return (len + 12 * nblk + LZO1X_WORST(LZOP_BLOCK) - LZOP_BLOCK);
+}
+
+static size_t
+lzo_enc_header(void *state, u_char *out)
+{
+	u_char *h;
+	lzo_uint32_t sum;
+
+	(void)state;
+	memcpy(out, lzop_magic, sizeof(lzop_magic));
+	h = out + sizeof(lzop_magic);
+	h[0] = LZOP_VERSION >> 8;
+	h[1] = LZOP_VERSION & 0xff;
+	h[2] = (u_char)(lzo_version() >> 8);
+	h[3] = (u_char)lzo_version();
+	h[4] = LZOP_NEEDED >> 8;
+	h[5] = LZOP_NEEDED & 0xff;
+	h[6] = LZOP_M_LZO1X_1;
+	h[7] = 5;			/* level lzop records for -1..-6 */
+	pcapint_sfc_put_be32(h + 8, F_OS_UNIX | F_ADLER32_D);
+	pcapint_sfc_put_be32(h + 12, 0100644);	/* mode */
+	pcapint_sfc_put_be32(h + 16, 0);	/* mtime, low */
+	pcapint_sfc_put_be32(h + 20, 0);	/* mtime, high */
+	h[24] = 0;				/* no file name */
+	sum = lzo_adler32(1, h, 25);
+	pcapint_sfc_put_be32(h + 25, sum);
+	return (sizeof(lzop_magic) + 29);
+}
+
+static size_t
+lzo_enc_trailer(void *state, u_char *out)
+{
+	(void)state;
+	pcapint_sfc_put_be32(out, 0);
+	return (4);
+}
+
+static ssize_t
+lzo_enc_block(void *state, const u_char *in, size_t len, u_char *out,
+    size_t outsize, int try_codec, int *stored, char *errbuf)
+{
+	struct lzo_enc *e = state;
+	size_t pos, n;
+	lzo_uint clen;
+	int all_stored;
+
+	(void)outsize;
+	pos = 0;
+	all_stored = 1;
+	while (len != 0) {
+		n = len > LZOP_BLOCK ? LZOP_BLOCK : len;
+		pcapint_sfc_put_be32(out + pos, (uint32_t)n);
+		pcapint_sfc_put_be32(out + pos + 8, lzo_adler32(1, in, n));
+		clen = n;
+		if (try_codec) {
+			if (lzo1x_1_compress(in, n, out + pos + 12, &clen,
+			    e->wrkmem) != LZO_E_OK) {
+				snprintf(errbuf, PCAP_ERRBUF_SIZE,
+				    "lzo1x_1_compress failed");
+				return (-1);
+			}
+		}
+		/* lzop stores a block that does not shrink. */
+		if (clen >= n) {
+			clen = n;
+			memcpy(out + pos + 12, in, n);
+		} else
+			all_stored = 0;
+		pcapint_sfc_put_be32(out + pos + 4, (uint32_t)clen);
+		pos += 12 + clen;
+		in += n;
+		len -= n;
+	}
+	*stored = all_stored;
+	return ((ssize_t)pos);
+}
+
+/*
+ * Reading.
+ */
+struct lzo_dec {
+	int	have_header;
+	int	done;
+	uint32_t flags;
+	int	method;
+	int64_t	block_off;
+	u_char	*cbuf;
+	u_char	*dbuf;
+	size_t	dsize;		/* allocated size of cbuf and dbuf */
+	size_t	dlen;		/* bytes in dbuf */
+	size_t	dpos;		/* bytes of dbuf already returned */
+};
+
+static void *
+lzo_dec_create(char *errbuf)
+{
+	struct lzo_dec *d;
+
+	if (lzo_setup(errbuf) == -1)
+		return (NULL);
+	d = calloc(1, sizeof(*d));
+	if (d == NULL)
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "out of memory");
+	return (d);
+}
+
+static void
+lzo_dec_free(void *state)
+{
+	struct lzo_dec *d = state;
+
+	free(d->cbuf);
+	free(d->dbuf);
+	free(d);
+}
+
+/*
+ * Read n bytes into p: 1 if all came, 0 at end of file before the first,
+ * SFC_DEC_TRUNCATED or SFC_DEC_IOERR otherwise.
+ */
+static int
+lzo_get(struct pcapint_sfc_input *in, void *p, size_t n, int eof_ok)
+{
+	ssize_t r;
+
+	r = pcapint_sfc_read(in, p, n);
+	if (r < 0)
+		return (SFC_DEC_IOERR);
+	if ((size_t)r == n)
+		return (1);
+	if (r == 0 && eof_ok)
+		return (0);
+	return (SFC_DEC_TRUNCATED);
+}
+
+static int
+lzo_read_header(struct lzo_dec *d, struct pcapint_sfc_input *in,
+    char *errbuf)
+{
+	u_char h[300];
+	size_t n, namelen;
+	uint32_t sum, want;
+	u_int version;
+	int r;
+
+	if ((r = lzo_get(in, h, 9, 0)) != 1)
+		return (r);
+	if (memcmp(h, lzop_magic, sizeof(lzop_magic)) != 0) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "bad lzop magic");
+		return (SFC_DEC_CORRUPT);
+	}
+	/* version, lib version, [needed], method, [level], flags */
+	if ((r = lzo_get(in, h, 4, 0)) != 1)
+		return (r);
+	version = (u_int)h[0] << 8 | h[1];
+	n = 4;
+	if (version >= 0x0940) {
+		if ((r = lzo_get(in, h + n, 2, 0)) != 1)
+			return (r);
+		n += 2;
+	}
+	if ((r = lzo_get(in, h + n, 1, 0)) != 1)
+		return (r);
+	d->method = h[n];
+	n += 1;
+	if (version >= 0x0940) {
+		if ((r = lzo_get(in, h + n, 1, 0)) != 1)
+			return (r);
+		n += 1;
+	}
+	if ((r = lzo_get(in, h + n, 4, 0)) != 1)
+		return (r);
+	d->flags = pcapint_sfc_get_be32(h + n);
+	n += 4;
+	if (d->flags & F_H_FILTER) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "lzop filters are not supported");
+		return (SFC_DEC_CORRUPT);
+	}
+	/* mode, mtime low, [mtime high], name length */
+	if ((r = lzo_get(in, h + n, version >= 0x0940 ? 13 : 9, 0)) != 1)
+		return (r);
+	n += version >= 0x0940 ? 13 : 9;
+	namelen = h[n - 1];
+	if ((r = lzo_get(in, h + n, namelen, 0)) != 1)
+		return (r);
+	n += namelen;
+	want = (d->flags & F_H_CRC32) ? lzo_crc32(0, h, (lzo_uint)n) :
+	    lzo_adler32(1, h, (lzo_uint)n);
+	if ((r = lzo_get(in, h + n, 4, 0)) != 1)
+		return (r);
+	sum = pcapint_sfc_get_be32(h + n);
+	if (sum != want) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "lzop header checksum error");
+		return (SFC_DEC_CORRUPT);
+	}
+	if (d->flags & F_H_EXTRA_FIELD) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "lzop extra header fields are not supported");
+		return (SFC_DEC_CORRUPT);
+	}
+	if (d->method != LZOP_M_LZO1X_1 && d->method != LZOP_M_LZO1X_1_15 &&
+	    d->method != LZOP_M_LZO1X_999) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "unsupported lzop method %d", d->method);
+		return (SFC_DEC_CORRUPT);
+	}
+	d->have_header = 1;
+	return (1);
+}
+
+static int
+lzo_check(uint32_t flags, uint32_t adler_flag, uint32_t crc_flag,
+    const u_char *sums, const u_char *p, size_t n)
+{
+	size_t i;
+
+	i = 0;
+	if (flags & adler_flag) {
+		if (pcapint_sfc_get_be32(sums) != lzo_adler32(1, p, (lzo_uint)n))
+			return (-1);
+		i = 4;
+	}
+	if (flags & crc_flag) {
+		if (pcapint_sfc_get_be32(sums + i) != lzo_crc32(0, p, (lzo_uint)n))
+			return (-1);
+	}
+	return (0);
+}
+
+static int
+lzo_read_block(struct lzo_dec *d, struct pcapint_sfc_input *in,
+    char *errbuf)
+{
+	u_char h[8], dsum[8], csum[8];
+	uint32_t dlen, clen;
+	size_t nd, nc;
+	lzo_uint outlen;
+	int r;
+
+	d->block_off = SFC_INPUT_OFFSET(in);
+	if ((r = lzo_get(in, h, 4, 1)) != 1)
+		return (r);	/* 0: cut at a block boundary, a clean end */
+	dlen = pcapint_sfc_get_be32(h);
+	if (dlen == 0) {
+		d->done = 1;
+		return (0);
+	}
+	if ((r = lzo_get(in, h + 4, 4, 0)) != 1)
+		return (r);
+	clen = pcapint_sfc_get_be32(h + 4);
+	if (dlen > LZOP_MAX_BLOCK || clen > dlen) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "bad lzop block lengths %u/%u", clen, dlen);
+		return (SFC_DEC_CORRUPT);
+	}
+	nd = ((d->flags & F_ADLER32_D) ? 4 : 0) + ((d->flags & F_CRC32_D) ? 4 : 0);
+	nc = ((d->flags & F_ADLER32_C) ? 4 : 0) + ((d->flags & F_CRC32_C) ? 4 : 0);
+	if (clen == dlen)
+		nc = 0;		/* stored: no checksum of compressed data */
+	if (nd != 0 && (r = lzo_get(in, dsum, nd, 0)) != 1)
+		return (r);
+	if (nc != 0 && (r = lzo_get(in, csum, nc, 0)) != 1)
+		return (r);
+	if (dlen > d->dsize) {
+		free(d->cbuf);
+		free(d->dbuf);
+		d->dsize = 0;
+		d->cbuf = malloc(dlen);
+		d->dbuf = malloc(dlen);
+		if (d->cbuf == NULL || d->dbuf == NULL) {
+			snprintf(errbuf, PCAP_ERRBUF_SIZE, "out of memory");
+			return (SFC_DEC_CORRUPT);
+		}
+		d->dsize = dlen;
+	}
+	if (clen == dlen) {
+		if ((r = lzo_get(in, d->dbuf, dlen, 0)) != 1)
+			return (r);
+	} else {
+		if ((r = lzo_get(in, d->cbuf, clen, 0)) != 1)
+			return (r);
+		if (nc != 0 && lzo_check(d->flags, F_ADLER32_C, F_CRC32_C,
+		    csum, d->cbuf, clen) != 0) {
+			snprintf(errbuf, PCAP_ERRBUF_SIZE,
+			    "checksum error in compressed data");
+			return (SFC_DEC_CORRUPT);
+		}
+		outlen = dlen;
+		if (lzo1x_decompress_safe(d->cbuf, clen, d->dbuf, &outlen,
+		    NULL) != LZO_E_OK || outlen != dlen) {
+			snprintf(errbuf, PCAP_ERRBUF_SIZE,
+			    "LZO1X decompression failed");
+			return (SFC_DEC_CORRUPT);
+		}
+	}
+	if (nd != 0 && lzo_check(d->flags, F_ADLER32_D, F_CRC32_D, dsum,
+	    d->dbuf, dlen) != 0) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "checksum error in decompressed data");
+		return (SFC_DEC_CORRUPT);
+	}
+	d->dlen = dlen;
+	d->dpos = 0;
+	return (1);
+}
+
+static ssize_t
+lzo_dec_read(void *state, struct pcapint_sfc_input *in, u_char *buf,
+    size_t size, int64_t *unit_off, int *unit_done, char *errbuf)
+{
+	struct lzo_dec *d = state;
+	size_t n;
+	int r;
+
+	*unit_off = d->block_off;
+	*unit_done = 0;
+	if (!d->have_header) {
+		r = lzo_read_header(d, in, errbuf);
+		if (r != 1)
+			return (r == 0 ? SFC_DEC_TRUNCATED : r);
+	}
+	while (d->dpos == d->dlen) {
+		if (d->done)
+			return (0);
+		r = lzo_read_block(d, in, errbuf);
+		*unit_off = d->block_off;
+		if (r != 1)
+			return (r);
+	}
+	n = d->dlen - d->dpos;
+	if (n > size)
+		n = size;
+	memcpy(buf, d->dbuf + d->dpos, n);
+	d->dpos += n;
+	*unit_done = d->dpos == d->dlen;
+	return ((ssize_t)n);
+}
+
+const struct pcapint_sfc_codec pcapint_sfc_lzo = {
+	"lzo",
+	1, 1, 1,
+	lzo_enc_create, lzo_enc_free, lzo_enc_bound, lzo_enc_block,
+	lzo_enc_header, lzo_enc_trailer,
+	lzo_dec_create, lzo_dec_free, lzo_dec_read
+};

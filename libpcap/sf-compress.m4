@@ -1,0 +1,111 @@
+dnl Copyright (c) 2026 The sluice developers.  All rights reserved.
+dnl
+dnl SPDX-License-Identifier: BSD-3-Clause
+dnl
+dnl Configure checks for compressed savefiles (sf-compress.c), kept out
+dnl of configure.ac so that the hook there stays two lines.  Included
+dnl with m4_include from configure.ac, after the pthreads check.
+dnl
+dnl AC_LBL_SF_COMPRESS_CODEC(name, VAR, pkg-config module, header,
+dnl     function, -l library, DEFINE, source file)
+dnl
+dnl --with-NAME=yes|no|if_available (default if_available): look the
+dnl library up with pkg-config, as the libnl check does, falling back to
+dnl the plain header and library; a codec that was asked for and is
+dnl missing is an error.
+AC_DEFUN([AC_LBL_SF_COMPRESS_CODEC],
+[
+	AC_ARG_WITH([$1],
+	    AS_HELP_STRING([--with-$1],
+		[compressed savefiles with $1 @<:@default=yes, if present@:>@]),
+	    [with_$1=$withval], [with_$1=if_available])
+	sf_compress_found_$1=no
+	if test "x$with_$1" != xno -a "x$sf_compress_cookie" = xyes; then
+		PKG_CHECK_MODULE([$2], [$3],
+		    [
+			sf_compress_found_$1=yes
+			V_INCLS="$V_INCLS $$2_CFLAGS"
+			ADDITIONAL_LIBS="$ADDITIONAL_LIBS $$2_LIBS"
+			ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC $$2_LIBS_STATIC"
+			REQUIRES_PRIVATE="$REQUIRES_PRIVATE $3"
+		    ],
+		    [
+			AC_CHECK_HEADER([$4],
+			    [AC_CHECK_LIB([$6], [$5],
+				[
+				    sf_compress_found_$1=yes
+				    ADDITIONAL_LIBS="$ADDITIONAL_LIBS -l$6"
+				    ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC -l$6"
+				    LIBS_PRIVATE="$LIBS_PRIVATE -l$6"
+				])])
+		    ])
+		if test "x$sf_compress_found_$1" = xyes; then
+			AC_DEFINE([$7], 1,
+			    [define if compressed savefiles can use $1])
+			MODULE_C_SRC="$MODULE_C_SRC $8"
+		elif test "x$with_$1" = xyes; then
+			AC_MSG_ERROR([--with-$1 was given, but $1 was not found])
+		fi
+	elif test "x$with_$1" = xyes; then
+		AC_MSG_ERROR([--with-$1 was given, but compressed savefiles need fopencookie()])
+	fi
+])
+
+dnl AC_LBL_SF_COMPRESS: fopencookie(), pthreads, and the BSD-licensed
+dnl codecs: zlib (gzip), liblz4, libzstd.
+AC_DEFUN([AC_LBL_SF_COMPRESS],
+[
+	AC_CHECK_FUNCS(fopencookie,
+	    [sf_compress_cookie=yes], [sf_compress_cookie=no])
+	if test "x$ac_lbl_have_pthreads" = xfound; then
+		AC_DEFINE(HAVE_PTHREADS, 1,
+		    [define if pthreads are available])
+		ADDITIONAL_LIBS="$ADDITIONAL_LIBS $PTHREAD_LIBS"
+		ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC $PTHREAD_LIBS"
+		LIBS_PRIVATE="$LIBS_PRIVATE $PTHREAD_LIBS"
+	fi
+	MODULE_C_SRC="$MODULE_C_SRC sf-compress.c"
+	AC_LBL_SF_COMPRESS_CODEC(zlib, ZLIB, zlib, zlib.h, deflateBound, z,
+	    HAVE_ZLIB, sf-compress-zlib.c)
+	AC_LBL_SF_COMPRESS_CODEC(lz4, LIBLZ4, liblz4, lz4frame.h,
+	    LZ4F_compressBegin, lz4, HAVE_LIBLZ4, sf-compress-lz4.c)
+	AC_LBL_SF_COMPRESS_CODEC(zstd, LIBZSTD, libzstd, zstd.h,
+	    ZSTD_compress2, zstd, HAVE_LIBZSTD, sf-compress-zstd.c)
+])
+
+dnl AC_LBL_SF_COMPRESS_LZO: liblzo2 for the lzop container.  liblzo2 is
+dnl GPL-2.0-or-later, so a libpcap built with it is distributed under
+dnl the GPL; off unless --with-lzo is given.
+AC_DEFUN([AC_LBL_SF_COMPRESS_LZO],
+[
+	AC_ARG_WITH([lzo],
+	    AS_HELP_STRING([--with-lzo],
+		[compressed savefiles with LZO (lzop); liblzo2 is GPL, so the resulting libpcap is too @<:@default=no@:>@]),
+	    [with_lzo=$withval], [with_lzo=no])
+	if test "x$with_lzo" != xno; then
+		if test "x$sf_compress_cookie" != xyes; then
+			AC_MSG_ERROR([--with-lzo was given, but compressed savefiles need fopencookie()])
+		fi
+		PKG_CHECK_MODULE(LIBLZO2, lzo2,
+		    [
+			V_INCLS="$V_INCLS $LIBLZO2_CFLAGS"
+			ADDITIONAL_LIBS="$ADDITIONAL_LIBS $LIBLZO2_LIBS"
+			ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC $LIBLZO2_LIBS_STATIC"
+			REQUIRES_PRIVATE="$REQUIRES_PRIVATE lzo2"
+		    ],
+		    [
+			AC_CHECK_HEADER(lzo/lzo1x.h,
+			    [AC_CHECK_LIB(lzo2, lzo1x_1_compress,
+				[
+				    ADDITIONAL_LIBS="$ADDITIONAL_LIBS -llzo2"
+				    ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC -llzo2"
+				    LIBS_PRIVATE="$LIBS_PRIVATE -llzo2"
+				],
+				[AC_MSG_ERROR([--with-lzo was given, but liblzo2 was not found])])],
+			    [AC_MSG_ERROR([--with-lzo was given, but lzo/lzo1x.h was not found])])
+		    ])
+		AC_DEFINE(HAVE_LIBLZO2, 1,
+		    [define if compressed savefiles can use LZO])
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-lzo.c"
+	fi
+])
