@@ -94,6 +94,7 @@ struct pcapint_writer {
 	uint64_t	bytes_in;
 	uint64_t	dropped_full;
 	uint64_t	dropped_error;
+	size_t		high_water_seen; /* the producer's measure of it */
 
 	/* Writer's side. */
 	char		pad1[CACHE_LINE];
@@ -217,6 +218,33 @@ writer_main(void *arg)
 	return (NULL);
 }
 
+int
+pcapint_writer_check_cpu(int cpu, char *errbuf)
+{
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+	cpu_set_t cpus;
+
+	/*
+	 * Say which CPU is wrong, and say it when the option is set:
+	 * pthread_create() would only say EINVAL, and only later.
+	 */
+	if (cpu < 0 || cpu >= CPU_SETSIZE ||
+	    sched_getaffinity(0, sizeof(cpus), &cpus) != 0 ||
+	    !CPU_ISSET(cpu, &cpus)) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "cannot pin the writer thread to CPU %d: no such CPU is available to this process",
+		    cpu);
+		return (-1);
+	}
+	return (0);
+#else
+	snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	    "cannot pin the writer thread to CPU %d: not supported on this platform",
+	    cpu);
+	return (-1);
+#endif
+}
+
 struct pcapint_writer *
 pcapint_writer_start(size_t ring_size, int cpu,
     const struct pcapint_writer_ops *ops, void *ctx, char *errbuf)
@@ -264,18 +292,8 @@ pcapint_writer_start(size_t ring_size, int cpu,
 	pthread_attr_init(&attr);
 	if (cpu >= 0) {
 #ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
-		/*
-		 * Say which CPU is wrong here: pthread_create() would only
-		 * say EINVAL.
-		 */
-		if (cpu >= CPU_SETSIZE ||
-		    sched_getaffinity(0, sizeof(cpus), &cpus) != 0 ||
-		    !CPU_ISSET(cpu, &cpus)) {
-			snprintf(errbuf, PCAP_ERRBUF_SIZE,
-			    "cannot pin the writer thread to CPU %d: no such CPU is available to this process",
-			    cpu);
+		if (pcapint_writer_check_cpu(cpu, errbuf) != 0)
 			goto fail;
-		}
 		CPU_ZERO(&cpus);
 		CPU_SET(cpu, &cpus);
 		err = pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
@@ -285,9 +303,7 @@ pcapint_writer_start(size_t ring_size, int cpu,
 			goto fail;
 		}
 #else
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "cannot pin the writer thread to CPU %d: not supported on this platform",
-		    cpu);
+		(void)pcapint_writer_check_cpu(cpu, errbuf);
 		goto fail;
 #endif
 	}
@@ -344,6 +360,13 @@ pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
 	if (len > w->size - ring_used(head, w->tail_seen)) {
 		/* Only now look at what the writer has freed. */
 		w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
+		/*
+		 * The writer measures the fill when it consumes, which it
+		 * does not while it waits in write(): that is when the
+		 * ring fills up, so measure here too.
+		 */
+		if (ring_used(head, w->tail_seen) > w->high_water_seen)
+			w->high_water_seen = ring_used(head, w->tail_seen);
 		if (len > w->size - ring_used(head, w->tail_seen)) {
 			w->dropped_full++;
 			return (-1);
@@ -396,6 +419,8 @@ pcapint_writer_get_stats(struct pcapint_writer *w,
 	st->dropped_full = w->dropped_full;
 	st->dropped_error = w->dropped_error;
 	st->high_water = __atomic_load_n(&w->high_water, __ATOMIC_RELAXED);
+	if (w->high_water_seen > st->high_water)
+		st->high_water = w->high_water_seen;
 	st->ring_size = w->size;
 	st->error = __atomic_load_n(&w->error, __ATOMIC_ACQUIRE);
 }

@@ -55,6 +55,12 @@ struct pcapint_writer *pcapint_writer_start(size_t ring_size, int cpu,
     const struct pcapint_writer_ops *ops, void *ctx, char *errbuf);
 
 /*
+ * 0 if the writer thread can be pinned to that CPU (it exists and this
+ * process may run on it), -1 with errbuf filled in otherwise.
+ */
+int	pcapint_writer_check_cpu(int cpu, char *errbuf);
+
+/*
  * Producer side; only ever called from one thread at a time.
  *
  * pcapint_writer_put() copies one record (len bytes, len <= ring size)

@@ -1,0 +1,98 @@
+#!/bin/sh
+#
+# The threaded dumper through the public API (wdump-api.c): records
+# pushed through a writer thread, pcap_dump() and split fwrite()s alike,
+# read back byte-identical and in order for every codec; a full ring
+# drops whole records and the counts add up; ENOSPC is sticky and every
+# record is accounted for; bad ring sizes and CPUs are refused.
+#
+# Run twice: linked against the staged libpcap as built (AddressSanitizer
+# and UBSan in a sanitizer build), and under ThreadSanitizer, with
+# sf-writer.c and the sf-compress*.c files of the build tree compiled
+# into the test with -fsanitize=thread in front of the build's static
+# libpcap.a (which then supplies only the rest of libpcap), so that the
+# handover between pcap_dump()'s thread and the writer thread is checked
+# for data races, not just the ring on its own (tests/writer).
+
+. "$SLUICE_SRCDIR/tests/lib.sh"
+
+src=$SLUICE_BUILDDIR/src/libpcap-$SLUICE_LIBPCAP_VERSION
+obj=$SLUICE_BUILDDIR/obj/libpcap
+API=$TMPDIR/wdump-api
+TSAN=$TMPDIR/wdump-tsan
+
+if ! build_c "$API" "$SLUICE_SRCDIR/tests/writer-live/wdump-api.c" \
+    -lpthread >"$TMPDIR/build.log" 2>&1; then
+	t_fail "build wdump-api"
+	sed 's/^/#   /' "$TMPDIR/build.log" | head -20
+	t_done
+fi
+
+# The codecs this libpcap has, from its own error messages.
+codecs=none
+for c in zstd lz4 gzip lzo; do
+	if "$API" roundtrip "$TMPDIR/probe" "$c" 1048576 1 >/dev/null 2>&1; then
+		codecs="$codecs $c"
+	fi
+done
+t_ok "codecs built: $codecs"
+
+# The sources and libraries of the TSan variant: the codec files the
+# build compiled and the libraries libpcap was linked with.
+tsan_srcs="$src/sf-writer.c $src/sf-compress.c"
+for f in sf-compress-zlib.c sf-compress-lz4.c sf-compress-zstd.c \
+    sf-compress-lzo.c; do
+	if [ -f "$obj/${f%.c}.o" ]; then
+		tsan_srcs="$tsan_srcs $src/$f"
+	fi
+done
+tsan_libs=$(sed -n 's/^LIBS *= *//p' "$obj/Makefile")
+# shellcheck disable=SC2086
+if ! [ -f "$obj/libpcap.a" ]; then
+	t_skip "ThreadSanitizer variant" "no $obj/libpcap.a"
+	TSAN=
+elif ! $CC -g -O1 -fsanitize=thread -Wno-tsan -DHAVE_CONFIG_H -I"$obj" \
+    -I"$src" -o "$TSAN" "$SLUICE_SRCDIR/tests/writer-live/wdump-api.c" \
+    $tsan_srcs "$obj/libpcap.a" $tsan_libs -lpthread \
+    >"$TMPDIR/build-tsan.log" 2>&1; then
+	t_fail "build the ThreadSanitizer variant"
+	sed 's/^/#   /' "$TMPDIR/build-tsan.log" | head -20
+	TSAN=
+fi
+
+# run VARIANT BINARY DESC ARGS...: one check; a sanitizer report fails it.
+run() {
+	_v=$1
+	_b=$2
+	_d=$3
+	shift 3
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$_b" "$@" \
+	    >"$TMPDIR/out" 2>&1
+	_rc=$?
+	if [ $_rc -eq 0 ] && ! grep -q 'Sanitizer' "$TMPDIR/out"; then
+		t_ok "$_v: $_d"
+	else
+		t_fail "$_v: $_d (exit $_rc)"
+		sed 's/^/#   /' "$TMPDIR/out" | head -30
+	fi
+}
+
+for v in plain tsan; do
+	b=$API
+	if [ $v = tsan ]; then
+		[ -n "$TSAN" ] || continue
+		b=$TSAN
+	fi
+	run $v "$b" "bad ring sizes and CPUs are refused" errors
+	for c in $codecs; do
+		run $v "$b" "$c, 64 KiB ring: 3000 records read back identical" \
+		    roundtrip "$TMPDIR/rt.$c" "$c" 65536 3000
+		run $v "$b" "$c, 4 MiB ring: 3000 records read back identical" \
+		    roundtrip "$TMPDIR/rt.$c" "$c" 4194304 3000
+		run $v "$b" "$c, /dev/full: ENOSPC, written + dropped + lost = records" \
+		    full "$c"
+		run $v "$b" "$c, ring full: whole records dropped, counts add up" \
+		    drops "$TMPDIR/dr.$c" "$c" 3000
+	done
+done
+t_done

@@ -1,0 +1,136 @@
+#!/bin/sh
+#
+# tcpdump with a writer thread, live on a veth pair:
+#  - --writer-cpu=0 --compress: the file holds exactly the N frames sent,
+#    in order, and the exit figures say N written, none dropped;
+#  - the same without --compress (block-buffered plain pcap), to -w -;
+#  - SIGINT in the middle of a stream of frames: tcpdump exits 0 and
+#    leaves a complete, readable file holding the first "written" frames,
+#    in order, and written + dropped by writer = captured;
+#  - SIGTERM, with -c: the same;
+#  - -C rotation: every frame, over several files, once and in order.
+
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/live/netns.sh"
+. "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
+
+need_root
+need_cmd ip
+
+N=5000
+build_traffic_tools
+if ! netns_setup; then
+	t_fail "create namespaces and veth pair"
+	t_done
+fi
+
+# send N [TYPE]: N numbered frames at a modest rate.
+send() {
+	netns_exec "$NS_A" "$GEN" --type "${2:-http}" --count "$1" \
+	    --rate 20000 --iface "$VETH_A" 2>"$TMPDIR/gen.err" ||
+	    t_fail "sluice-gen: $(cat "$TMPDIR/gen.err")"
+}
+
+# 1. Pinned writer, compressed file.
+start_tcpdump pinned -s 2048 -B 16384 --writer-cpu=0 --compress=zstd \
+    -w "$TMPDIR/pinned.pcap"
+rx0=$(rx_count)
+send $N
+wait_rx "$rx0" $N || t_fail "pinned: the veth did not receive $N frames"
+netns_stop "$TD" INT 100
+t_expect_eq "pinned: tcpdump exits 0" 0 "$NETNS_STATUS"
+t_expect_eq "pinned: $N packets written" $N \
+    "$(figure written "$TMPDIR/pinned.err")"
+t_expect_eq "pinned: none dropped by writer" 0 \
+    "$(figure "dropped by writer (ring full)" "$TMPDIR/pinned.err")"
+hw=$(ring_figure "$TMPDIR/pinned.err")
+t_check "pinned: ring high-water mark reported ($hw), default ring 64 MiB" \
+    test "${hw#* }" = 67108864 -a "${hw% *}" -gt 0
+t_check "pinned: the zstd file holds exactly the $N frames, in order" \
+    "$CHK" --quiet --expect $N "$TMPDIR/pinned.pcap"
+t_check "pinned: it is a zstd frame stream" \
+    sh -c "zstd -dc '$TMPDIR/pinned.pcap' >/dev/null"
+
+# 2. No --compress, to the standard output.
+start_tcpdump stdout -s 2048 -B 16384 --writer-ring=1m -w -
+rx0=$(rx_count)
+send $N slammer
+wait_rx "$rx0" $N || t_fail "stdout: the veth did not receive $N frames"
+netns_stop "$TD" INT 100
+t_expect_eq "-w -: tcpdump exits 0" 0 "$NETNS_STATUS"
+t_check "-w -: plain pcap holding exactly the $N frames, in order" \
+    "$CHK" --quiet --expect $N "$TMPDIR/stdout.out"
+t_expect_eq "-w -: it is uncompressed pcap" "d4c3b2a1" \
+    "$(od -An -tx1 -N4 "$TMPDIR/stdout.out" | tr -d ' ')"
+
+# 3. SIGINT while frames keep arriving.
+start_tcpdump sigint -s 2048 -B 16384 --writer-cpu=0 --compress=lz4 \
+    -w "$TMPDIR/sigint.pcap"
+rx0=$(rx_count)
+# In the background: ends by itself after 2 seconds.
+netns_exec "$NS_A" "$GEN" --type http --duration 2 --rate 20000 \
+    --iface "$VETH_A" 2>/dev/null &
+gen=$!
+wait_rx "$rx0" 5000 || t_fail "sigint: no traffic arrived"
+netns_stop "$TD" INT 100
+t_expect_eq "SIGINT mid-capture: tcpdump exits 0" 0 "$NETNS_STATUS"
+wait "$gen"
+w=$(figure written "$TMPDIR/sigint.err")
+d=$(figure "dropped by writer (ring full)" "$TMPDIR/sigint.err")
+c=$(figure captured "$TMPDIR/sigint.err")
+echo "# summary: SIGINT mid-capture: $c captured, $w written, $d dropped by writer"
+t_check "SIGINT: written ($w) + dropped by writer ($d) = captured ($c)" \
+    test -n "$w" -a -n "$d" -a "$((w + d))" = "$c"
+t_check "SIGINT: the file reads back cleanly" \
+    sh -c "'$TCPDUMP' -r '$TMPDIR/sigint.pcap' -w /dev/null 2>&1 |
+        grep -v '^reading from' | grep . && exit 1; exit 0"
+t_check "SIGINT: it holds the first $w frames, in order" \
+    "$CHK" --quiet --expect "$w" "$TMPDIR/sigint.pcap"
+
+# 4. -c count, then SIGTERM is not needed; and SIGTERM before the count.
+start_tcpdump count -s 2048 -B 16384 --writer-ring=256k -c 1000 \
+    -w "$TMPDIR/count.pcap"
+send 1500
+netns_stop "$TD" TERM 100
+t_expect_eq "-c 1000: tcpdump exits 0" 0 "$NETNS_STATUS"
+t_expect_eq "-c 1000: 1000 packets written" 1000 \
+    "$(figure written "$TMPDIR/count.err")"
+t_check "-c 1000: the file holds frames 0..999" \
+    "$CHK" --quiet --expect 1000 "$TMPDIR/count.pcap"
+start_tcpdump term -s 2048 -B 16384 --writer-ring=256k -w "$TMPDIR/term.pcap"
+rx0=$(rx_count)
+send 700
+wait_rx "$rx0" 700 || t_fail "term: the veth did not receive 700 frames"
+netns_stop "$TD" TERM 100
+t_expect_eq "SIGTERM: tcpdump exits 0" 0 "$NETNS_STATUS"
+t_check "SIGTERM: the file holds frames 0..699" \
+    "$CHK" --quiet --expect 700 "$TMPDIR/term.pcap"
+
+# 5. -C rotation (1 MB files): every frame once, in order, over the files.
+mkdir "$TMPDIR/rot"
+start_tcpdump rot -s 2048 -B 16384 --writer-ring=1m --compress=none -C 1 \
+    -w "$TMPDIR/rot/f"
+rx0=$(rx_count)
+send $N random1518
+wait_rx "$rx0" $N || t_fail "rot: the veth did not receive $N frames"
+netns_stop "$TD" INT 100
+t_expect_eq "-C 1: tcpdump exits 0" 0 "$NETNS_STATUS"
+nf=$(find "$TMPDIR/rot" -name 'f*' | wc -l)
+t_check "-C 1: several files ($nf)" test "$nf" -ge 5
+t_expect_eq "-C 1: written, summed over the files" $N \
+    "$(figure written "$TMPDIR/rot.err")"
+# File f, f1, f2, ...: each holds the frames that follow the last one's.
+seq=0
+bad=
+for f in $(cd "$TMPDIR/rot" && ls f* | sort -V); do
+	k=$(count_frames "$TMPDIR/rot/$f")
+	if ! "$CHK" --quiet --seq-start $seq --expect "$k" "$TMPDIR/rot/$f" \
+	    >"$TMPDIR/rot.chk" 2>&1; then
+		bad="$bad $f"
+		sed 's/^/#   /' "$TMPDIR/rot.chk" | head -5
+	fi
+	seq=$((seq + k))
+done
+t_check "-C 1: the files hold frames 0..$((N - 1)), in order, once each" \
+    test -z "$bad" -a "$seq" = $N
+t_done

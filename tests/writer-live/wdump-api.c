@@ -1,0 +1,408 @@
+/*
+ * wdump-api -- the threaded dumper (pcap_dump_options_set_writer_thread)
+ * through the public API.
+ *
+ *	wdump-api roundtrip FILE CODEC RING N
+ *		N records of varying sizes (some handed over in odd pieces
+ *		through fwrite(), as another caller of the FILE might),
+ *		written through a writer thread with a ring of RING bytes,
+ *		read back: byte-identical, in order; the statistics add
+ *		up (records = written, nothing dropped or lost).
+ *	wdump-api full CODEC
+ *		the same into /dev/full: ENOSPC is sticky and reported
+ *		by flush and pcap_dump_geterr(), and written + dropped +
+ *		lost = records.
+ *	wdump-api drops CODEC N
+ *		a 64 KiB ring in front of a pipe nobody reads yet: some
+ *		records are dropped, whole; then the pipe is drained and
+ *		the stream read back holds exactly the records written,
+ *		each intact, in order, and written + dropped = N.
+ *	wdump-api errors
+ *		bad ring sizes and CPUs are refused with a clear message.
+ *
+ * Exit status 0 when every check passed, 1 otherwise.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pcap/pcap.h>
+
+#define SNAP	2048
+
+static int failed;
+
+static void
+check(int ok, const char *fmt, const char *what, long long a, long long b)
+{
+	if (!ok) {
+		fprintf(stderr, "FAIL: ");
+		fprintf(stderr, fmt, what, a, b);
+		fputc('\n', stderr);
+		failed = 1;
+	}
+}
+
+/* Record i: its length and its bytes, a function of i alone. */
+static size_t
+rec_len(uint32_t i)
+{
+	return (60 + (i * 7919u) % (SNAP - 60));
+}
+
+static void
+rec_fill(uint32_t i, u_char *buf, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		buf[k] = (u_char)(i * 31u + k * 7u + (k >> 8));
+	memcpy(buf, &i, sizeof(i));
+}
+
+static void
+rec_hdr(uint32_t i, struct pcap_pkthdr *h)
+{
+	h->ts.tv_sec = 1700000000 + i / 1000;
+	h->ts.tv_usec = (i % 1000) * 1000;
+	h->caplen = (bpf_u_int32)rec_len(i);
+	h->len = h->caplen + 4;
+}
+
+static pcap_dump_options_t *
+make_opts(const char *codec, size_t ring)
+{
+	char ebuf[PCAP_ERRBUF_SIZE];
+	pcap_dump_options_t *o;
+
+	o = pcap_dump_options_create(ebuf);
+	if (o == NULL ||
+	    pcap_dump_options_set_compression(o, codec, ebuf) != 0 ||
+	    pcap_dump_options_set_writer_thread(o, ring, ebuf) != 0) {
+		fprintf(stderr, "options: %s\n", ebuf);
+		exit(1);
+	}
+	return (o);
+}
+
+/*
+ * pcap_dump() for most records; every 5th is written the way a caller
+ * of fwrite() might split it: header in two parts, data in three.
+ */
+static void
+push(pcap_dumper_t *d, uint32_t i)
+{
+	struct pcap_pkthdr h;
+	struct {
+		uint32_t sec, usec, caplen, len;
+	} sh;
+	u_char buf[SNAP];
+	FILE *f;
+	size_t len;
+
+	rec_hdr(i, &h);
+	len = h.caplen;
+	rec_fill(i, buf, len);
+	if (i % 5 != 4) {
+		pcap_dump((u_char *)d, &h, buf);
+		return;
+	}
+	sh.sec = (uint32_t)h.ts.tv_sec;
+	sh.usec = (uint32_t)h.ts.tv_usec;
+	sh.caplen = h.caplen;
+	sh.len = h.len;
+	f = pcap_dump_file(d);
+	fwrite(&sh, 1, 5, f);
+	fwrite((u_char *)&sh + 5, 1, sizeof(sh) - 5, f);
+	fwrite(buf, 1, 1, f);
+	fwrite(buf + 1, 1, len / 2, f);
+	fwrite(buf + 1 + len / 2, 1, len - 1 - len / 2, f);
+}
+
+/*
+ * Read FILE back: each record must be one of ours, intact; with
+ * all set, records 0..n-1 in order, otherwise an increasing subset.
+ * Returns the number of records, or -1.
+ */
+static long long
+readback(const char *file, uint32_t n, int all)
+{
+	char ebuf[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *h, want;
+	const u_char *data;
+	u_char buf[SNAP];
+	pcap_t *p;
+	long long count;
+	uint32_t i, next;
+	int r;
+
+	p = pcap_open_offline(file, ebuf);
+	if (p == NULL) {
+		fprintf(stderr, "FAIL: read %s: %s\n", file, ebuf);
+		return (-1);
+	}
+	count = 0;
+	next = 0;
+	while ((r = pcap_next_ex(p, &h, &data)) == 1) {
+		if (h->caplen < 4) {
+			fprintf(stderr, "FAIL: record %lld too short\n", count);
+			count = -1;
+			break;
+		}
+		memcpy(&i, data, sizeof(i));
+		rec_hdr(i, &want);
+		rec_fill(i, buf, rec_len(i));
+		if (i >= n || i < next || (all && i != next) ||
+		    h->caplen != want.caplen || h->len != want.len ||
+		    h->ts.tv_sec != want.ts.tv_sec ||
+		    h->ts.tv_usec != want.ts.tv_usec ||
+		    memcmp(data, buf, h->caplen) != 0) {
+			fprintf(stderr,
+			    "FAIL: record %lld (id %u, expected %s%u) differs\n",
+			    count, i, all ? "" : ">= ", next);
+			count = -1;
+			break;
+		}
+		next = i + 1;
+		count++;
+	}
+	if (r == -1) {
+		fprintf(stderr, "FAIL: read %s: %s\n", file, pcap_geterr(p));
+		count = -1;
+	}
+	pcap_close(p);
+	return (count);
+}
+
+static int
+roundtrip(const char *file, const char *codec, size_t ring, uint32_t n)
+{
+	struct pcap_dump_stats st;
+	pcap_dump_options_t *o;
+	pcap_dumper_t *d;
+	pcap_t *p;
+	uint32_t i;
+	long long got;
+
+	p = pcap_open_dead(DLT_EN10MB, SNAP);
+	o = make_opts(codec, ring);
+	d = pcap_dump_open_with_options(p, file, o);
+	if (d == NULL) {
+		fprintf(stderr, "FAIL: open: %s\n", pcap_geterr(p));
+		return (1);
+	}
+	pcap_dump_options_free(o);
+	for (i = 0; i < n; i++) {
+		push(d, i);
+		/*
+		 * A small ring fills faster than the writer empties it;
+		 * this test wants every record, so wait now and then.
+		 */
+		if (i % 16 == 15)
+			check(pcap_dump_flush(d) == 0, "%s: %lld %lld",
+			    "flush", 0, 0);
+	}
+	check(pcap_dump_flush(d) == 0, "%s %lld %lld", "final flush", 0, 0);
+	memset(&st, 0, sizeof(st));
+	check(pcap_dump_get_stats(d, &st, sizeof(st)) == 0, "%s %lld %lld",
+	    "get_stats", 0, 0);
+	check(st.records == n, "%s: %lld != %lld", "records", (long long)st.records, n);
+	check(st.records_written == n, "%s: %lld != %lld", "written",
+	    (long long)st.records_written, n);
+	check(st.records_dropped == 0 && st.records_lost == 0 && st.error == 0,
+	    "%s: dropped %lld lost %lld", "nothing dropped or lost",
+	    (long long)st.records_dropped, (long long)st.records_lost);
+	check(st.ring_size >= ring && st.ring_size < 2 * ring,
+	    "%s: %lld for %lld", "ring size", (long long)st.ring_size, (long long)ring);
+	check(st.ring_high_water > 0 && st.ring_high_water <= st.ring_size,
+	    "%s: %lld of %lld", "high-water mark", (long long)st.ring_high_water,
+	    (long long)st.ring_size);
+	check(pcap_dump_ftell64(d) == (int64_t)st.bytes_out, "%s: %lld != %lld",
+	    "ftell64 = bytes on disk", (long long)pcap_dump_ftell64(d),
+	    (long long)st.bytes_out);
+	pcap_dump_close(d);
+	pcap_close(p);
+	got = readback(file, n, 1);
+	check(got == n, "%s: %lld of %lld records", "read back", got, n);
+	return (failed);
+}
+
+static int
+full(const char *codec)
+{
+	struct pcap_dump_stats st;
+	pcap_dump_options_t *o;
+	pcap_dumper_t *d;
+	const char *e;
+	pcap_t *p;
+	uint32_t i, n = 3000;
+
+	p = pcap_open_dead(DLT_EN10MB, SNAP);
+	o = make_opts(codec, 1 << 20);
+	d = pcap_dump_open_with_options(p, "/dev/full", o);
+	if (d == NULL) {
+		fprintf(stderr, "FAIL: open: %s\n", pcap_geterr(p));
+		return (1);
+	}
+	pcap_dump_options_free(o);
+	for (i = 0; i < n; i++)
+		push(d, i);
+	check(pcap_dump_flush(d) == -1, "%s %lld %lld", "flush fails", 0, 0);
+	e = pcap_dump_geterr(d);
+	check(e != NULL && strstr(e, "No space left on device") != NULL,
+	    "%s: %s%lld%lld", "geterr says ENOSPC", 0, 0);
+	check(pcap_dump_get_stats(d, &st, sizeof(st)) == 0, "%s %lld %lld",
+	    "get_stats", 0, 0);
+	check(st.error == ENOSPC, "%s: %lld, expected %lld", "error", st.error, ENOSPC);
+	check(st.records == n, "%s: %lld != %lld", "records", (long long)st.records, n);
+	check(st.records_written + st.records_dropped + st.records_lost == n,
+	    "%s: written + dropped + lost = %lld, expected %lld",
+	    "counts add up", (long long)(st.records_written +
+	    st.records_dropped + st.records_lost), n);
+	check(st.records_lost > 0, "%s: %lld %lld", "records lost", (long long)st.records_lost, 0);
+	check(!ferror(pcap_dump_file(d)), "%s %lld %lld",
+	    "FILE error flag stays clear", 0, 0);
+	pcap_dump_close(d);
+	pcap_close(p);
+	return (failed);
+}
+
+struct drain {
+	int	fd;
+	FILE	*out;
+	long long bytes;
+};
+
+static void *
+drain_main(void *arg)
+{
+	struct drain *dr = arg;
+	char buf[65536];
+	ssize_t n;
+
+	while ((n = read(dr->fd, buf, sizeof(buf))) > 0) {
+		fwrite(buf, 1, (size_t)n, dr->out);
+		dr->bytes += n;
+	}
+	return (NULL);
+}
+
+static int
+drops(const char *file, const char *codec, uint32_t n)
+{
+	struct pcap_dump_stats st;
+	pcap_dump_options_t *o;
+	pcap_dumper_t *d;
+	struct drain dr;
+	pthread_t t;
+	pcap_t *p;
+	FILE *wf;
+	int fds[2];
+	uint32_t i;
+	long long got;
+
+	if (pipe(fds) != 0) {
+		perror("pipe");
+		return (1);
+	}
+	p = pcap_open_dead(DLT_EN10MB, SNAP);
+	o = make_opts(codec, 65536);
+	wf = fdopen(fds[1], "wb");
+	d = pcap_dump_fopen_with_options(p, wf, o);
+	if (d == NULL) {
+		fprintf(stderr, "FAIL: open: %s\n", pcap_geterr(p));
+		return (1);
+	}
+	pcap_dump_options_free(o);
+	/* Nobody reads yet: the pipe and then the ring fill up. */
+	for (i = 0; i < n; i++)
+		push(d, i);
+	check(pcap_dump_get_stats(d, &st, sizeof(st)) == 0, "%s %lld %lld",
+	    "get_stats", 0, 0);
+	check(st.records_dropped > 0, "%s: %lld of %lld", "records dropped",
+	    (long long)st.records_dropped, n);
+	check(st.ring_high_water > st.ring_size / 2, "%s: %lld of %lld",
+	    "ring high-water mark", (long long)st.ring_high_water,
+	    (long long)st.ring_size);
+	dr.fd = fds[0];
+	dr.out = fopen(file, "wb");
+	dr.bytes = 0;
+	if (dr.out == NULL) {
+		perror(file);
+		return (1);
+	}
+	pthread_create(&t, NULL, drain_main, &dr);
+	check(pcap_dump_flush(d) == 0, "%s %lld %lld", "flush", 0, 0);
+	check(pcap_dump_get_stats(d, &st, sizeof(st)) == 0, "%s %lld %lld",
+	    "get_stats", 0, 0);
+	check(st.records == n, "%s: %lld != %lld", "records", (long long)st.records, n);
+	check(st.records_written + st.records_dropped == n,
+	    "%s: written + dropped = %lld, expected %lld", "counts add up",
+	    (long long)(st.records_written + st.records_dropped), n);
+	check(st.records_lost == 0 && st.error == 0, "%s: lost %lld error %lld",
+	    "nothing lost", (long long)st.records_lost, st.error);
+	pcap_dump_close(d);	/* closes the pipe: the drain ends */
+	pthread_join(t, NULL);
+	fclose(dr.out);
+	pcap_close(p);
+	got = readback(file, n, 0);
+	check(got == (long long)st.records_written, "%s: %lld, written %lld",
+	    "records read back", got, (long long)st.records_written);
+	printf("%llu written, %llu dropped\n",
+	    (unsigned long long)st.records_written,
+	    (unsigned long long)st.records_dropped);
+	return (failed);
+}
+
+static int
+errors(void)
+{
+	char ebuf[PCAP_ERRBUF_SIZE];
+	pcap_dump_options_t *o;
+
+	o = pcap_dump_options_create(ebuf);
+	ebuf[0] = '\0';
+	check(pcap_dump_options_set_writer_thread(o, 4096, ebuf) == PCAP_ERROR &&
+	    strstr(ebuf, "out of range") != NULL, "%s: \"%s\"%lld",
+	    "4 KiB ring refused", 0, 0);
+	if (failed)
+		fprintf(stderr, "  said: %s\n", ebuf);
+	ebuf[0] = '\0';
+	check(pcap_dump_options_set_writer_cpu(o, 99999, ebuf) == PCAP_ERROR &&
+	    strstr(ebuf, "CPU 99999") != NULL, "%s %lld %lld",
+	    "CPU 99999 refused", 0, 0);
+	ebuf[0] = '\0';
+	check(pcap_dump_options_set_writer_cpu(o, -5, ebuf) == PCAP_ERROR,
+	    "%s %lld %lld", "CPU -5 refused", 0, 0);
+	check(pcap_dump_options_set_writer_thread(o, 0, ebuf) == 0 &&
+	    pcap_dump_options_set_writer_thread(o, 1 << 20, ebuf) == 0 &&
+	    pcap_dump_options_set_writer_cpu(o, 0, ebuf) == 0 &&
+	    pcap_dump_options_set_writer_cpu(o, -1, ebuf) == 0,
+	    "%s %lld %lld", "valid settings accepted", 0, 0);
+	check(pcap_dump_options_set_writer_thread(NULL, 1 << 20, ebuf) ==
+	    PCAP_ERROR, "%s %lld %lld", "NULL options refused", 0, 0);
+	pcap_dump_options_free(o);
+	return (failed);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc == 6 && strcmp(argv[1], "roundtrip") == 0)
+		return (roundtrip(argv[2], argv[3],
+		    (size_t)strtoull(argv[4], NULL, 0),
+		    (uint32_t)strtoul(argv[5], NULL, 0)));
+	if (argc == 3 && strcmp(argv[1], "full") == 0)
+		return (full(argv[2]));
+	if (argc == 5 && strcmp(argv[1], "drops") == 0)
+		return (drops(argv[2], argv[3],
+		    (uint32_t)strtoul(argv[4], NULL, 0)));
+	if (argc == 2 && strcmp(argv[1], "errors") == 0)
+		return (errors());
+	fprintf(stderr, "usage: wdump-api roundtrip FILE CODEC RING N | full CODEC | drops FILE CODEC N | errors\n");
+	return (2);
+}
