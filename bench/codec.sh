@@ -1,0 +1,194 @@
+#!/bin/bash
+# bench/codec.sh -- codec throughput against block size (Shimizu et al.,
+# Fig. 4) and the compression ratio per codec and frame type (Table 1)
+# (issue #6, experiments a and b).
+#
+# For each frame type, sluice-gen --out writes a pcap byte stream of about
+# CODEC_MB megabytes; codecbench (bench/codecbench.c, linking zlib, liblz4,
+# libzstd and liblzo2 directly) compresses it in blocks of each size and
+# prints throughput (MB/s of input per core, median of CODEC_REPS with
+# min-max) and ratio (compressed / input).  Offline: needs no root.
+
+. "$(dirname "$0")/lib.sh"
+bench_init || exit 1
+NAME=codec
+MD=$BENCH_OUT/$NAME.md
+CSV=$BENCH_OUT/codec.csv
+HL=$BENCH_OUT/$NAME.headline
+
+if [ "$BENCH_MODE" = quick ]; then
+	: "${CODEC_MB:=3}"
+	: "${CODEC_REPS:=3}"
+	: "${CODEC_BLOCKS:=4k,32k,256k,1024k}"
+else
+	: "${CODEC_MB:=16}"
+	: "${CODEC_REPS:=3}"
+	: "${CODEC_BLOCKS:=4k,8k,16k,32k,64k,128k,256k,512k,1024k}"
+fi
+TYPES="fixed64 fixed1518 random64 random1518 slammer http"
+CODECS="lz4 lzo1x-1 zstd-1 zstd-3 zlib-1"
+REF_BLOCK=32768		# Shimizu's compression buffer
+TD_BYTES=$SLOW_BYTES	# the slow sink's rate, for Shimizu's condition
+
+bench_build_tools || exit 1
+
+# bytes per record (frame + 16-byte pcap record header), to size the file
+rec_bytes() {
+	case $1 in
+	fixed64|random64)	echo 76 ;;
+	fixed1518|random1518)	echo 1530 ;;
+	slammer)		echo 434 ;;
+	http)			echo 440 ;;
+	esac
+}
+
+echo "type,codec,block,mbps_median,mbps_min,mbps_max,ratio" >"$CSV"
+status=0
+for t in $TYPES; do
+	n=$((CODEC_MB * 1000000 / $(rec_bytes "$t")))
+	f=$BENCH_SCRATCH/codec-$t.pcap
+	cmdlog "$GEN --type $t --count $n --seed 5 --out $f"
+	if ! "$GEN" --type "$t" --count "$n" --seed 5 --out "$f" 2>/dev/null; then
+		log "sluice-gen --out failed for $t"
+		exit 1
+	fi
+	cmdlog "$CODECBENCH --reps $CODEC_REPS --blocks $CODEC_BLOCKS --type $t $f"
+	log "codecbench $t ($n frames, $(($(stat -c %s "$f") / 1000)) kB)"
+	if ! "$CODECBENCH" --reps "$CODEC_REPS" --blocks "$CODEC_BLOCKS" \
+	    --type "$t" "$f" >>"$CSV" 2>"$BENCH_OUT/codec-$t.err"; then
+		log "codecbench failed for $t: $(head -2 "$BENCH_OUT/codec-$t.err")"
+		status=1
+	fi
+	rm -f "$f"
+done
+
+# Plot: throughput vs block size, one panel per frame type.
+gp=$BENCH_OUT/codec.gp
+{
+	echo "set terminal pngcairo size 1500,800 font ',9'"
+	echo "set output '$BENCH_OUT/codec-throughput.png'"
+	echo "set datafile separator ','"
+	echo "set multiplot layout 2,3 title 'Codec throughput vs block size (MB/s of input, one core, median of $CODEC_REPS)'"
+	echo "set logscale x 2; set logscale y; set xlabel 'block size (KiB)'; set ylabel 'MB/s'; set key bottom right font ',8'; set grid"
+	for t in $TYPES; do
+		echo "set title '$t'"
+		plots=
+		for c in $CODECS; do
+			plots="$plots${plots:+, }'$CSV' using (strcol(1) eq '$t' && strcol(2) eq '$c' ? \$3/1024 : NaN):4 with linespoints title '$c'"
+		done
+		echo "plot $plots"
+	done
+	echo "unset multiplot"
+	echo "set output '$BENCH_OUT/codec-ratio.png'"
+	echo "set terminal pngcairo size 1500,800 font ',9'"
+	echo "set multiplot layout 2,3 title 'Compression ratio vs block size (compressed / input)'"
+	echo "unset logscale y; set yrange [0:1.05]; set ylabel 'ratio'"
+	for t in $TYPES; do
+		echo "set title '$t'"
+		plots=
+		for c in $CODECS; do
+			plots="$plots${plots:+, }'$CSV' using (strcol(1) eq '$t' && strcol(2) eq '$c' ? \$3/1024 : NaN):7 with linespoints title '$c'"
+		done
+		echo "plot $plots"
+	done
+	echo "unset multiplot"
+} >"$gp"
+gnuplot "$gp" 2>"$BENCH_OUT/codec.gp.err" || log "gnuplot failed for codec (see codec.gp.err)"
+
+# field TYPE CODEC BLOCK COL
+field() {
+	awk -F, -v t="$1" -v c="$2" -v b="$3" -v f="$4" \
+	    '$1 == t && $2 == c && $3 == b { print $f }' "$CSV"
+}
+shimizu() {	# Table 1, LZO / zlib-1
+	case $1:$2 in
+	fixed64:lzo1x-1) echo 0.068 ;; fixed64:zlib-1) echo 0.034 ;;
+	fixed1518:lzo1x-1) echo 0.020 ;; fixed1518:zlib-1) echo 0.017 ;;
+	random64:lzo1x-1) echo 0.602 ;; random64:zlib-1) echo 0.534 ;;
+	random1518:lzo1x-1) echo 0.985 ;; random1518:zlib-1) echo 0.973 ;;
+	*) echo "" ;;
+	esac
+}
+
+# The block size the tables use: 32 KiB if measured, else the first.
+ref=$REF_BLOCK
+[ -n "$(field fixed64 lz4 "$ref" 7)" ] ||
+    ref=$(awk -F, 'NR == 2 { print $3 }' "$CSV")
+
+{
+	echo "## Codecs: throughput vs block size (Shimizu Fig. 4) and ratio (Table 1)"
+	echo
+	echo "Input: for each frame type a pcap byte stream of about $CODEC_MB MB written by"
+	echo "\`sluice-gen --out\`; compressed in independent blocks (one codec call per"
+	echo "block, as the compressed writer does).  Throughput: MB/s of input per second"
+	echo "of CPU time of one core, median of $CODEC_REPS (min-max); every block is"
+	echo "decompressed once and compared before timing.  Codecs: lz4 (default"
+	echo "acceleration), LZO1X-1, zstd level 1 and 3, zlib level 1."
+	echo
+	echo "![throughput](codec-throughput.png)"
+	echo
+	echo "![ratio](codec-ratio.png)"
+	echo
+	echo "### Compression ratio (compressed / input) at $((ref / 1024)) KiB blocks"
+	echo
+	printf '| codec |'; for t in $TYPES; do printf ' %s |' "$t"; done; echo
+	printf '|---|'; for t in $TYPES; do printf -- '---|'; done; echo
+	for c in $CODECS; do
+		printf '| %s |' "$c"
+		for t in $TYPES; do
+			r=$(field "$t" "$c" "$ref" 7)
+			p=$(shimizu "$t" "$c")
+			printf ' %s%s |' "${r:-n/a}" "${p:+ (2006: $p)}"
+		done
+		echo
+	done
+	echo
+	echo "In parentheses: Shimizu et al. Table 1 (their LZO1X-1 and zlib-1 on their"
+	echo "generated frames; \"random\" there and here are random payloads, so both sit"
+	echo "near 1)."
+	echo
+	echo "### Throughput (MB/s) at $((ref / 1024)) KiB blocks, and Shimizu's condition"
+	echo
+	echo "A codec pays off on a disk of throughput Td when Tc > Td / (1 - r)"
+	echo "(Tc codec throughput, r ratio).  A trailing \"+\" marks a codec that meets"
+	echo "the condition for Td = 20 MB/s (the slow sink of the loss experiment),"
+	echo "\"-\" one that does not."
+	echo
+	printf '| codec |'; for t in $TYPES; do printf ' %s |' "$t"; done; echo
+	printf '|---|'; for t in $TYPES; do printf -- '---|'; done; echo
+	for c in none $CODECS; do
+		printf '| %s |' "$c"
+		for t in $TYPES; do
+			m=$(field "$t" "$c" "$ref" 4)
+			lo=$(field "$t" "$c" "$ref" 5)
+			hi=$(field "$t" "$c" "$ref" 6)
+			r=$(field "$t" "$c" "$ref" 7)
+			if [ -z "$m" ]; then
+				printf ' n/a |'
+				continue
+			fi
+			w=
+			if [ "$c" != none ]; then
+				w=$(awk -v tc="$m" -v r="$r" -v td="$TD_BYTES" 'BEGIN {
+				    if (r >= 1) print " -"; else print (tc * 1e6 > td / (1 - r)) ? " +" : " -" }')
+			fi
+			printf ' %s%s |' "$(fmt_spread "$m" "$lo" "$hi")" "$w"
+		done
+		echo
+	done
+	echo
+	echo "Raw data: [codec.csv](codec.csv) (all block sizes)."
+	echo
+} >"$MD"
+
+: >"$HL"
+for t in fixed1518 random1518 http; do
+	line="codec @$((ref / 1024))KiB, $t|"
+	sep=
+	for c in $CODECS; do
+		line="$line$sep$c $(field "$t" "$c" "$ref" 4) MB/s r=$(field "$t" "$c" "$ref" 7)"
+		sep="; "
+	done
+	echo "$line" >>"$HL"
+done
+exit $status

@@ -1,0 +1,593 @@
+# shellcheck shell=bash disable=SC2034 # variables are for the sourcing script
+# bench/lib.sh -- shared by bench/run and the experiment scripts.
+#
+# An experiment script is run by bench/run with these in the environment
+# (bench_init fills in what is missing, so a script also runs alone):
+#
+#	BENCH_DIR	bench/ in the source tree
+#	SLUICE_SRCDIR	the source tree (BENCH_DIR/..)
+#	SLUICE_BUILDDIR	the configured build dir (default ../_build)
+#	BENCH_MODE	quick | full
+#	BENCH_OUT	results directory of this run (CSV, PNG, *.md)
+#	BENCH_TOOLS	scratch dir with the tools built by bench_build_tools
+#	BENCH_SCRATCH	scratch dir on local disk for captures (emptied)
+#	NS_A, NS_B, VETH_A, VETH_B
+#			namespaces and veth pair made by bench/run (a
+#			live experiment makes its own when they are unset)
+#
+# Each experiment writes BENCH_OUT/<name>.md (its report section), its
+# CSV files, PNG plots, and BENCH_OUT/<name>.headline (lines of the
+# headline table), and logs every command it runs to BENCH_OUT/commands.log.
+#
+# Nothing here judges speed: functions fail only when the bench itself
+# cannot work (a tool missing, a namespace that cannot be made).
+
+bench_init() {
+	: "${BENCH_DIR:=$(cd "$(dirname "$0")" && pwd)}"
+	: "${SLUICE_SRCDIR:=$(cd "$BENCH_DIR/.." && pwd)}"
+	: "${SLUICE_BUILDDIR:=$SLUICE_SRCDIR/_build}"
+	: "${BENCH_MODE:=quick}"
+	: "${BENCH_OUT:=$BENCH_DIR/results/$(date -u +%Y%m%d-%H%M%S)-$BENCH_MODE}"
+	: "${BENCH_TOOLS:=$BENCH_OUT/.tools}"
+	# Run alone, a script makes (and at exit removes) its own scratch.
+	if [ -z "${BENCH_SCRATCH:-}" ]; then
+		BENCH_SCRATCH=/var/tmp/sluice-bench.$$
+		BENCH_OWN_SCRATCH=1
+		trap 'bench_exit' EXIT
+	fi
+	: "${CC:=cc}"
+	export BENCH_DIR SLUICE_SRCDIR SLUICE_BUILDDIR BENCH_MODE BENCH_OUT \
+	    BENCH_TOOLS BENCH_SCRATCH CC
+	mkdir -p "$BENCH_OUT" "$BENCH_TOOLS" "$BENCH_SCRATCH" || return 1
+
+	# bench_snapshot (bench/run calls it) sets these to a copy.
+	: "${TD_STOCK:=$SLUICE_BUILDDIR/obj/stock-tcpdump/tcpdump}"
+	: "${LIB_STOCK:=$SLUICE_BUILDDIR/stage-stock/usr/local/lib}"
+	: "${TD_OURS:=$SLUICE_BUILDDIR/obj/tcpdump/tcpdump}"
+	: "${LIB_OURS:=$SLUICE_BUILDDIR/stage/usr/local/lib}"
+	: "${INC_OURS:=$SLUICE_BUILDDIR/stage/usr/local/include}"
+	GEN=$BENCH_TOOLS/sluice-gen
+	SEQCHECK=$BENCH_TOOLS/sluice-seqcheck
+	SLOWSINK=$BENCH_TOOLS/slowsink
+	CODECBENCH=$BENCH_TOOLS/codecbench
+
+	# The capture settings of issue #6 and the slow disk.
+	SNAP=65535
+	BUFKB=2048
+	SLOW_RATE=20M
+	SLOW_BYTES=20000000
+}
+
+# bench_exit: what the EXIT trap of a script run alone does.
+bench_exit() {
+	if [ "${BENCH_OWN_NETNS:-0}" = 1 ]; then
+		netns_cleanup
+	fi
+	if [ "${BENCH_OWN_SCRATCH:-0}" = 1 ]; then
+		rm -rf "$BENCH_SCRATCH"
+	fi
+}
+
+# bench_snapshot: copy both tcpdumps, their libpcaps and our headers
+# into BENCH_TOOLS and use the copies, so that a rebuild of the build dir
+# during a run (make replaces files in place) cannot change or break what
+# is measured half way through.
+bench_snapshot() {
+	for _w in ours stock; do
+		mkdir -p "$BENCH_TOOLS/$_w/lib" || return 1
+	done
+	cp "$TD_OURS" "$BENCH_TOOLS/ours/tcpdump" &&
+	    cp -a "$LIB_OURS"/libpcap.so* "$BENCH_TOOLS/ours/lib/" &&
+	    cp -a "$INC_OURS" "$BENCH_TOOLS/ours/include" &&
+	    cp "$TD_STOCK" "$BENCH_TOOLS/stock/tcpdump" &&
+	    cp -a "$LIB_STOCK"/libpcap.so* "$BENCH_TOOLS/stock/lib/" || return 1
+	TD_OURS=$BENCH_TOOLS/ours/tcpdump
+	LIB_OURS=$BENCH_TOOLS/ours/lib
+	INC_OURS=$BENCH_TOOLS/ours/include
+	TD_STOCK=$BENCH_TOOLS/stock/tcpdump
+	LIB_STOCK=$BENCH_TOOLS/stock/lib
+	export TD_OURS LIB_OURS INC_OURS TD_STOCK LIB_STOCK
+}
+
+log() {
+	printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2
+}
+
+# cmdlog CMD...: record a command line as it is run.
+cmdlog() {
+	printf '%s\n' "$*" >>"$BENCH_OUT/commands.log"
+}
+
+is_root() {
+	[ "$(id -u)" = 0 ]
+}
+
+have() {
+	command -v "$1" >/dev/null 2>&1
+}
+
+# bench_build_tools: the generator, checker, slow sink and codecbench.
+# The checker links our libpcap so it reads whatever our savefiles are.
+bench_build_tools() {
+	_g=$SLUICE_SRCDIR/tests/gen
+	if [ ! -x "$GEN" ]; then
+		$CC -O2 -o "$GEN" "$_g/sluice-gen.c" "$_g/erspan-craft.c" ||
+		    return 1
+	fi
+	if [ ! -x "$SLOWSINK" ]; then
+		$CC -O2 -o "$SLOWSINK" "$_g/slowsink.c" || return 1
+	fi
+	if [ ! -x "$SEQCHECK" ]; then
+		$CC -O2 -I"$INC_OURS" -o "$SEQCHECK" "$_g/sluice-seqcheck.c" \
+		    -L"$LIB_OURS" -lpcap || return 1
+	fi
+	# The user-space ERSPAN decapsulation stage of stock+decap.
+	if [ ! -x "$BENCH_TOOLS/erspan-decap" ]; then
+		cat >"$BENCH_TOOLS/erspan-decap" <<-EOF || return 1
+		#!/bin/sh
+		# standard input: a capture of ERSPAN in GRE; standard output:
+		# the mirrored frames that match \$ERSPAN_FILTER
+		LD_LIBRARY_PATH="$LIB_OURS" exec "$TD_OURS" -r - --erspan -w - "\$ERSPAN_FILTER"
+		EOF
+		chmod +x "$BENCH_TOOLS/erspan-decap" || return 1
+	fi
+	if [ ! -x "$CODECBENCH" ]; then
+		$CC -O2 -o "$CODECBENCH" "$BENCH_DIR/codecbench.c" \
+		    -lz -llz4 -lzstd -llzo2 || return 1
+	fi
+}
+
+# td_run WHICH ARGS...: run stock or our tcpdump with its own libpcap.
+td_run() {
+	case $1 in
+	stock)	shift; LD_LIBRARY_PATH=$LIB_STOCK "$TD_STOCK" "$@" ;;
+	ours)	shift; LD_LIBRARY_PATH=$LIB_OURS "$TD_OURS" "$@" ;;
+	*)	return 2 ;;
+	esac
+}
+
+# td_has WHICH OPTION: true if that tcpdump's --help lists OPTION.
+td_has() {
+	td_run "$1" --help 2>&1 | grep -q -- "$2"
+}
+
+# seqcount FILE [DECOMP [FILTER]]: distinct sequence numbers in a
+# capture; DECOMP (zstd, lz4) decompresses it first; FILTER keeps only
+# the frames our tcpdump's FILTER matches (read back offline).  Prints -1
+# if unreadable.
+seqcount() {
+	if [ -n "${3:-}" ]; then
+		td_run ours -r "$1" -w - "$3" 2>/dev/null |
+		    LD_LIBRARY_PATH=$LIB_OURS "$SEQCHECK" - \
+		    >"$BENCH_SCRATCH/chk.out" 2>/dev/null
+		_d=$(sed -n 's/^distinct: //p' "$BENCH_SCRATCH/chk.out")
+		echo "${_d:--1}"
+		return
+	fi
+	case ${2:-} in
+	zstd)	zstd -dcq "$1" 2>/dev/null | LD_LIBRARY_PATH=$LIB_OURS \
+		    "$SEQCHECK" - >"$BENCH_SCRATCH/chk.out" 2>/dev/null ;;
+	lz4)	lz4 -dcq "$1" 2>/dev/null | LD_LIBRARY_PATH=$LIB_OURS \
+		    "$SEQCHECK" - >"$BENCH_SCRATCH/chk.out" 2>/dev/null ;;
+	*)	LD_LIBRARY_PATH=$LIB_OURS "$SEQCHECK" "$1" \
+		    >"$BENCH_SCRATCH/chk.out" 2>/dev/null ;;
+	esac
+	_d=$(sed -n 's/^distinct: //p' "$BENCH_SCRATCH/chk.out")
+	echo "${_d:--1}"
+}
+
+# stats: median, min and max of the numbers on stdin ("na" ignored);
+# prints "MEDIAN MIN MAX N" (or "na na na 0").
+stats() {
+	grep -v -e '^na$' -e '^$' | sort -g | awk '
+	    { v[NR] = $1 }
+	    END {
+		if (NR == 0) { print "na na na 0"; exit }
+		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%g %g %g %d\n", m, v[1], v[NR], NR
+	    }'
+}
+
+# fmt_spread MEDIAN MIN MAX: "m (min-max)", or "n/a".
+fmt_spread() {
+	if [ "$1" = na ]; then
+		echo "n/a"
+	elif [ "$2" = "$3" ]; then
+		echo "$1"
+	else
+		echo "$1 ($2-$3)"
+	fi
+}
+
+# ratio A B: A/B with two decimals, n/a when either is missing or B is 0.
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+	    if (a == "na" || b == "na" || a == "" || b == "" || b + 0 == 0)
+		print "n/a"
+	    else
+		printf "%.2f\n", a / b }'
+}
+
+# ---------------------------------------------------------------------
+# Namespaces.  bench/run makes one pair for the whole run; a script run
+# alone makes its own.  tests/live/netns.sh installs the cleanup traps.
+
+bench_netns() {
+	if [ -n "${NS_A:-}" ] && [ -n "${NS_B:-}" ] &&
+	    ip netns list 2>/dev/null | grep -q "^$NS_B"; then
+		BENCH_OWN_NETNS=0
+		return 0
+	fi
+	# shellcheck source=../tests/live/netns.sh
+	. "$SLUICE_SRCDIR/tests/live/netns.sh"
+	netns_setup || return 1
+	BENCH_OWN_NETNS=1
+	if [ "${BENCH_OWN_SCRATCH:-0}" = 1 ]; then
+		# netns_setup replaced the EXIT trap; remove the scratch too.
+		trap 'bench_exit' EXIT
+	fi
+	export NS_A NS_B VETH_A VETH_B
+}
+
+# rx_packets: frames the capture side of the veth pair has received.
+rx_packets() {
+	ip netns exec "$NS_B" cat "/sys/class/net/$VETH_B/statistics/rx_packets"
+}
+
+# alive PID: true while PID runs (not a zombie).
+alive() {
+	[ -r "/proc/$1/stat" ] || return 1
+	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$_st" ] && [ "$_st" != Z ]
+}
+
+# stop_pid PID SIGNAL TRIES: signal, wait up to TRIES * 0.1 s, then KILL.
+stop_pid() {
+	kill "-$2" "$1" 2>/dev/null
+	_i=0
+	while [ "$_i" -lt "$3" ] && alive "$1"; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	if alive "$1"; then
+		kill -KILL "$1" 2>/dev/null
+	fi
+	wait "$1" 2>/dev/null
+}
+
+# wchar PID: bytes PID has written so far (files and pipes alike).
+wchar() {
+	sed -n 's/^wchar: //p' "/proc/$1/io" 2>/dev/null
+}
+
+# ---------------------------------------------------------------------
+# One capture run.
+#
+# capture_run CONFIG SINK TYPE RATE SECONDS [EXTRA-CAPTURE-ARGS...]
+#
+# CONFIG is one of the configurations of config_list; SINK is "file"
+# (a file on local disk) or "slow" (a pipe into slowsink at SLOW_RATE,
+# copied to a file so it can be counted).  Sends RATE*SECONDS frames of
+# TYPE at RATE frames/s, waits until the capture has written what it had,
+# stops it with SIGINT and counts the frames in the result.  Sets
+#	CR_SENT CR_PPS CR_GOT CR_LOSS (percent) CR_TDCAP CR_TDDROP
+# and returns 0, or returns 1 when the run itself broke (CR_* = na).
+# A configuration that cannot run here returns 2 and sets CR_NA (why).
+#
+# With CR_BG="TYPE RATE" a second sluice-gen sends TYPE frames at RATE
+# for the same time alongside (sequence numbers from 100000000), and with
+# CR_COUNT="FILTER" only the frames FILTER matches are counted: loss is
+# then the loss of the main stream.
+
+# config_list: every capture configuration of the loss experiment.
+config_list() {
+	echo "stock ours ours-lz4 ours-zstd ours-gzip ours-lzo stock+zstd stock+lz4 stock+mbuffer dumpcap netsniff-ng"
+}
+
+# config_na CONFIG: prints why CONFIG cannot run here (nothing if it can).
+config_na() {
+	case $1 in
+	stock)	[ -x "$TD_STOCK" ] || echo "stock tcpdump not built" ;;
+	ours)	[ -x "$TD_OURS" ] || echo "our tcpdump not built" ;;
+	ours-w:*)
+		if [ ! -x "$TD_OURS" ]; then
+			echo "our tcpdump not built"
+		elif ! td_has ours --writer-ring; then
+			echo "tcpdump has no --writer-ring yet"
+		fi ;;
+	ours-erspan|ours-erspanfilter|stock+decap)
+		if [ ! -x "$TD_OURS" ] || [ ! -x "$TD_STOCK" ]; then
+			echo "tcpdump not built"
+		elif ! td_has ours --erspan; then
+			echo "tcpdump has no --erspan yet"
+		fi ;;
+	ours-*)	if [ ! -x "$TD_OURS" ]; then
+			echo "our tcpdump not built"
+		elif ! td_has ours --compress; then
+			echo "tcpdump has no --compress yet"
+		fi ;;
+	stock+zstd)	have zstd || echo "zstd not installed" ;;
+	stock+lz4)	have lz4 || echo "lz4 not installed" ;;
+	stock+mbuffer)	have mbuffer || echo "mbuffer not installed" ;;
+	dumpcap)	have dumpcap || echo "dumpcap not installed" ;;
+	netsniff-ng)	have netsniff-ng || echo "netsniff-ng not installed" ;;
+	*)	echo "unknown configuration" ;;
+	esac
+}
+
+# The capture command of CONFIG writing to $1 ("-" = standard output),
+# into the array CAPCMD.  Extra args (filters, -s/-B overrides) follow.
+_capture_cmd() {
+	_cc_cfg=$1
+	_cc_out=$2
+	shift 2
+	case $_cc_cfg in
+	stock|stock+*)
+		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_STOCK" "$TD_STOCK" -n -i "$VETH_B"
+		    -s "$SNAP" -B "$BUFKB" -w "$_cc_out" "$@") ;;
+	ours|ours-erspan|ours-erspanfilter)
+		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_OURS" "$TD_OURS" -n -i "$VETH_B"
+		    -s "$SNAP" -B "$BUFKB" -w "$_cc_out" "$@") ;;
+	ours-w:*)
+		# ours-w:RING:CPU -- the writer thread, CPU "any" = unpinned
+		_cc_w=${_cc_cfg#ours-w:}
+		_cc_ring=${_cc_w%%:*}
+		_cc_cpu=${_cc_w#*:}
+		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_OURS" "$TD_OURS" -n -i "$VETH_B"
+		    -s "$SNAP" -B "$BUFKB" "--writer-ring=$_cc_ring")
+		[ "$_cc_cpu" != any ] && CAPCMD+=("--writer-cpu=$_cc_cpu")
+		CAPCMD+=(-w "$_cc_out" "$@") ;;
+	ours-*)
+		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_OURS" "$TD_OURS" -n -i "$VETH_B"
+		    -s "$SNAP" -B "$BUFKB" "--compress=${_cc_cfg#ours-}"
+		    -w "$_cc_out" "$@") ;;
+	dumpcap)
+		# -B is in MiB for dumpcap; -P writes pcap, not pcapng.
+		CAPCMD=(dumpcap -n -q -i "$VETH_B" -s "$SNAP"
+		    -B "$((BUFKB / 1024))" -P -w "$_cc_out" "$@") ;;
+	netsniff-ng)
+		CAPCMD=(netsniff-ng --in "$VETH_B" --out "$_cc_out" --silent
+		    --ring-size "${BUFKB}KiB" --snaplen "$SNAP" "$@") ;;
+	esac
+}
+
+capture_run() {
+	_cfg=$1
+	_sink=$2
+	_type=$3
+	_rate=$4
+	_secs=$5
+	shift 5
+	CR_SENT=na CR_PPS=na CR_GOT=na CR_LOSS=na CR_TDCAP=na CR_TDDROP=na
+	CR_EXPECTED=na
+	CR_NA=$(config_na "$_cfg")
+	if [ -n "$CR_NA" ]; then
+		return 2
+	fi
+	_s=$BENCH_SCRATCH
+	rm -f "$_s"/cap.* "$_s"/fifo* "$_s"/*.err
+	_file=$_s/cap.pcap
+	_decomp=
+	case $_cfg in
+	stock+zstd)	_file=$_s/cap.pcap.zst; _decomp=zstd ;;
+	stock+lz4)	_file=$_s/cap.pcap.lz4; _decomp=lz4 ;;
+	esac
+	# Consumers of the capture's standard output, in order.
+	_stages=()
+	case $_cfg in
+	stock+zstd)	_stages+=("zstd -1 -q -c") ;;
+	stock+lz4)	_stages+=("lz4 -1 -q -c") ;;
+	stock+mbuffer)	_stages+=("mbuffer -q -m 100M") ;;
+	stock+decap)	_stages+=("$BENCH_TOOLS/erspan-decap") ;;
+	esac
+	if [ "$_sink" = slow ]; then
+		_stages+=("$SLOWSINK --rate $SLOW_RATE --chunk 65536 --max-seconds 120 --out $_file")
+	fi
+
+	# Start the consumers on FIFOs, last first; the capture feeds fifo0.
+	_pids=
+	_n=${#_stages[@]}
+	_cons_pids=()
+	if [ "$_n" -gt 0 ]; then
+		_k=0
+		while [ "$_k" -le "$_n" ]; do
+			mkfifo "$_s/fifo$_k" || return 1
+			_k=$((_k + 1))
+		done
+		_k=$((_n - 1))
+		while [ "$_k" -ge 0 ]; do
+			_dst=$_s/fifo$((_k + 1))
+			if [ "$_k" = "$((_n - 1))" ]; then
+				case ${_stages[$_k]} in
+				"$SLOWSINK"*)	_dst=/dev/null ;;
+				*)		_dst=$_file ;;
+				esac
+			fi
+			# shellcheck disable=SC2086 # a stage is a command line
+			${_stages[$_k]} <"$_s/fifo$_k" >"$_dst" 2>"$_s/stage$_k.err" &
+			_cons_pids+=($!)
+			cmdlog "  ${_stages[$_k]} <fifo$_k >$(basename "$_dst")"
+			_k=$((_k - 1))
+		done
+		_capture_cmd "$_cfg" - "$@"
+		cmdlog "ip netns exec $NS_B ${CAPCMD[*]} >fifo0"
+		ip netns exec "$NS_B" "${CAPCMD[@]}" >"$_s/fifo0" 2>"$_s/cap.err" &
+	else
+		_capture_cmd "$_cfg" "$_file" "$@"
+		cmdlog "ip netns exec $NS_B ${CAPCMD[*]}"
+		ip netns exec "$NS_B" "${CAPCMD[@]}" >/dev/null 2>"$_s/cap.err" &
+	fi
+	_cap=$!
+
+	# Wait (bounded) for the capture to be listening.
+	_i=0
+	while [ "$_i" -lt 100 ]; do
+		if grep -q -E 'listening on|Capturing on|Running|RX' "$_s/cap.err" 2>/dev/null; then
+			break
+		fi
+		if ! alive "$_cap"; then
+			break
+		fi
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	if ! alive "$_cap"; then
+		log "capture $_cfg did not start: $(head -2 "$_s/cap.err")"
+		for _p in "${_cons_pids[@]}"; do stop_pid "$_p" TERM 20; done
+		return 1
+	fi
+	# dumpcap and netsniff-ng print before the socket is bound;
+	# tcpdump prints "listening on" after it is.
+	case $_cfg in
+	stock|stock+*|ours|ours-*)	_is_td=1 ;;
+	*)				_is_td=0; sleep 0.3 ;;
+	esac
+
+	_rx0=$(rx_packets)
+	_count=$(awk -v r="$_rate" -v s="$_secs" 'BEGIN { printf "%d", r * s }')
+	cmdlog "ip netns exec $NS_A $GEN --type $_type --count $_count --rate $_rate --seed 7 ${CR_GEN_ARGS:-}${CR_GEN_ARGS:+ }--iface $VETH_A"
+	_bgpid=
+	if [ -n "${CR_BG:-}" ]; then
+		# shellcheck disable=SC2086 # "TYPE RATE"
+		set -- $CR_BG
+		cmdlog "ip netns exec $NS_A $GEN --type $1 --duration $_secs --rate $2 --seq-start 100000000 --seed 9 --iface $VETH_A &"
+		ip netns exec "$NS_A" "$GEN" --type "$1" --duration "$_secs" \
+		    --rate "$2" --seq-start 100000000 --seed 9 \
+		    --iface "$VETH_A" 2>"$_s/bg.err" &
+		_bgpid=$!
+	fi
+	# shellcheck disable=SC2086 # options
+	ip netns exec "$NS_A" "$GEN" --type "$_type" --count "$_count" \
+	    --rate "$_rate" --seed 7 ${CR_GEN_ARGS:-} --iface "$VETH_A" \
+	    2>"$_s/gen.err"
+	CR_SENT=$(sed -n 's/.*: sent \([0-9]*\) frames.*/\1/p' "$_s/gen.err")
+	CR_PPS=$(sed -n 's/.*s: \([0-9]*\) pps.*/\1/p' "$_s/gen.err")
+	if [ -z "$CR_SENT" ]; then
+		log "sluice-gen failed: $(head -2 "$_s/gen.err")"
+		CR_SENT=na
+	fi
+	_target=$CR_SENT
+	if [ -n "$_bgpid" ]; then
+		_i=0
+		while [ "$_i" -lt 30 ] && alive "$_bgpid"; do
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+		stop_pid "$_bgpid" INT 50
+		_bgsent=$(sed -n 's/.*: sent \([0-9]*\) frames.*/\1/p' "$_s/bg.err")
+		CR_BGSENT=${_bgsent:-na}
+		[ -n "$_bgsent" ] && [ "$_target" != na ] &&
+		    _target=$((_target + _bgsent))
+	fi
+
+	# Every frame has reached the capture side's receive path...
+	_i=0
+	while [ "$_i" -lt 50 ] && [ "$CR_SENT" != na ]; do
+		_rx=$(rx_packets)
+		[ $((_rx - _rx0)) -ge "$_target" ] && break
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	# ...and the capture has written what it could: its write count
+	# stands still for 1.5 s (at most 25 s).  1.5 s is longer than the
+	# 1000 ms after which the kernel hands over a partly filled
+	# TPACKET_V3 block, so stock tcpdump, which does not read that block
+	# on SIGINT, is not charged with a lost tail: loss here measures
+	# throughput only.
+	# tcpdump is asked instead (SIGUSR1; its handler is SA_RESTART, so
+	# a blocked write is not disturbed) and is done as soon as captured
+	# plus dropped reaches what was sent.
+	# With a filter, fewer than were sent pass it: then it is done when
+	# captured plus dropped equals received and received stands still.
+	# (Its stderr output moves its write count, so that is not used.)
+	_last=-1
+	_same=0
+	_prev=-1
+	_i=0
+	while [ "$_i" -lt 250 ] && [ "$_same" -lt 15 ]; do
+		if [ "$_is_td" = 1 ] && [ "$CR_SENT" != na ]; then
+			alive "$_cap" || break
+			kill -USR1 "$_cap" 2>/dev/null
+			sleep 0.1
+			_i=$((_i + 1))
+			_st=$(sed -n 's/^tcpdump: \([0-9]*\) packets\{0,1\} captured, \([0-9]*\) packets\{0,1\} received by filter, \([0-9]*\) packets\{0,1\} dropped.*/\1 \2 \3/p' \
+			    "$_s/cap.err" | tail -1)
+			_done=$(echo "$_st" | awk -v n="$_target" -v p="$_prev" '
+			    NF == 3 { print ($1 + $3 >= n || ($1 + $3 >= $2 && $2 == p && $2 > 0)) ? 1 : 0 }')
+			[ "$_done" = 1 ] && break
+			_prev=$(echo "$_st" | awk '{ print $2 }')
+			: "${_prev:=-1}"
+			continue
+		fi
+		_w=$(wchar "$_cap")
+		[ -z "$_w" ] && break
+		if [ "$_w" = "$_last" ]; then
+			_same=$((_same + 1))
+		else
+			_same=0
+		fi
+		_last=$_w
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	stop_pid "$_cap" INT 100
+	# The consumers end at end of input: mbuffer may hold 100 MB for a
+	# 20 MB/s sink, so allow them a while (bounded).
+	for _p in "${_cons_pids[@]}"; do
+		_i=0
+		while [ "$_i" -lt 600 ] && alive "$_p"; do
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+		stop_pid "$_p" TERM 20
+	done
+
+	CR_TDCAP=$(sed -n 's/^\([0-9]*\) packets captured.*/\1/p' "$_s/cap.err" | tail -1)
+	CR_TDDROP=$(sed -n 's/^\([0-9]*\) packets dropped by kernel.*/\1/p' "$_s/cap.err" | tail -1)
+	case $_cfg in
+	dumpcap)
+		CR_TDCAP=$(sed -n 's/.*Packets received\/dropped on interface.*: \([0-9]*\)\/\([0-9]*\).*/\1/p' "$_s/cap.err" | tail -1)
+		CR_TDDROP=$(sed -n 's/.*Packets received\/dropped on interface.*: \([0-9]*\)\/\([0-9]*\).*/\2/p' "$_s/cap.err" | tail -1) ;;
+	esac
+	: "${CR_TDCAP:=na}" "${CR_TDDROP:=na}"
+	CR_GOT=$(seqcount "$_file" "$_decomp" "${CR_COUNT:-}")
+	rm -f "$_s"/cap.pcap* "$_s"/fifo*
+	if [ "$CR_SENT" = na ] || [ "$CR_GOT" = -1 ]; then
+		CR_GOT=na
+		return 1
+	fi
+	# With CR_EXPECT_EVERY=K only every K-th sequence number is meant
+	# to pass the filter (0, K, 2K...): loss is of those.
+	CR_EXPECTED=$CR_SENT
+	if [ -n "${CR_EXPECT_EVERY:-}" ] && [ "$CR_SENT" -gt 0 ]; then
+		CR_EXPECTED=$(( (CR_SENT - 1) / CR_EXPECT_EVERY + 1 ))
+	fi
+	CR_LOSS=$(awk -v s="$CR_EXPECTED" -v g="$CR_GOT" 'BEGIN {
+	    printf "%.3f", (s > 0) ? (s - g) * 100 / s : 0 }')
+	return 0
+}
+
+# ratio_b LO HI REF_LO REF_HI: the ratio of two maximum lossless loads,
+# each a bracket (LO lossless, HI lossy, "na" = lossless at every rate
+# tried).  When a side never lost, the ratio is only a bound.
+ratio_b() {
+	_r=$(ratio "$1" "$3")
+	if [ "$1" = 0 ] && [ "$3" = 0 ]; then
+		echo "n/a (both lossy at every rate)"
+	elif [ "$3" = 0 ] && [ "$1" != na ]; then
+		echo "better (stock lossy at every rate)"
+	elif [ "$1" = 0 ] && [ "$2" != na ]; then
+		# lossy at every rate tried: below its lowest lossy rate
+		echo "< x$(ratio "$2" "$3")"
+	elif [ "$_r" = n/a ]; then
+		echo "n/a"
+	elif [ "$2" = na ] && [ "$4" = na ]; then
+		echo "same (neither lost)"
+	elif [ "$2" = na ]; then
+		echo ">= x$_r"
+	elif [ "$4" = na ]; then
+		echo "<= x$_r"
+	else
+		echo "x$_r"
+	fi
+}

@@ -1,0 +1,114 @@
+#!/bin/bash
+# bench/writer.sh -- the writer thread: ring size and writer-CPU pinning
+# against the slow sink (issue #6, experiment e; Satten's Gulp: reader
+# and writer threads on different CPUs with a large ring between them,
+# so that a slow disk does not stall the reader).
+#
+# Bursts of 1514-byte frames (fixed1518, and random1518 which does not
+# compress) at rates above what 20 MB/s carries, captured with
+# -s 65535 -B 2048 -w - into slowsink at 20 MB/s.  Configurations:
+#	stock			stock tcpdump
+#	ours-w:RING:CPU		our tcpdump --writer-ring=RING
+#				[--writer-cpu=CPU] (CPU "any": unpinned)
+#	stock+mbuffer		stock tcpdump -w - | mbuffer -m 100M
+# Loss % per rate.  n/a until our tcpdump has --writer-ring.
+
+. "$(dirname "$0")/lib.sh"
+bench_init || exit 1
+NAME=writer
+MD=$BENCH_OUT/$NAME.md
+CSV=$BENCH_OUT/writer.csv
+HL=$BENCH_OUT/$NAME.headline
+
+if [ "$BENCH_MODE" = quick ]; then
+	: "${WRITER_TYPES:=fixed1518}"
+	: "${WRITER_RATES:=40000}"
+	: "${WRITER_CONFIGS:=stock ours-w:64m:1 stock+mbuffer}"
+else
+	: "${WRITER_TYPES:=fixed1518 random1518}"
+	: "${WRITER_RATES:=20000 80000}"
+	: "${WRITER_CONFIGS:=stock ours-w:16m:any ours-w:64m:any ours-w:256m:any ours-w:64m:0 ours-w:64m:1 stock+mbuffer}"
+fi
+: "${BENCH_BURST:=2}"
+
+na=
+if ! is_root; then
+	na="needs root (network namespaces)"
+elif [ -n "$(config_na ours-w:1m:any)" ]; then
+	na=$(config_na ours-w:1m:any)
+fi
+if [ -n "$na" ]; then
+	{
+		echo "## Writer thread: ring size and pinning (Gulp)"
+		echo
+		echo "n/a: $na."
+		echo
+	} >"$MD"
+	echo "writer ring/pinning sweep|n/a ($na)" >"$HL"
+	exit 0
+fi
+bench_build_tools || exit 1
+bench_netns || exit 1
+
+echo "type,config,rate,seconds,sent,pps,got,loss_pct,td_captured,td_dropped" >"$CSV"
+declare -A LOSS
+for type in $WRITER_TYPES; do
+	for r in $WRITER_RATES; do
+		for cfg in $WRITER_CONFIGS; do
+			capture_run "$cfg" slow "$type" "$r" "$BENCH_BURST"
+			rc=$?
+			if [ "$rc" = 2 ]; then
+				LOSS[$type,$r,$cfg]="n/a: $CR_NA"
+				continue
+			fi
+			echo "$type,$cfg,$r,$BENCH_BURST,$CR_SENT,$CR_PPS,$CR_GOT,$CR_LOSS,$CR_TDCAP,$CR_TDDROP" >>"$CSV"
+			log "writer $type $cfg rate=$r: sent $CR_SENT got $CR_GOT loss $CR_LOSS%"
+			LOSS[$type,$r,$cfg]=$CR_LOSS
+		done
+	done
+done
+
+{
+	echo "## Writer thread: ring size and pinning (Gulp)"
+	echo
+	echo "${BENCH_BURST}-s bursts into slowsink at $SLOW_RATE B/s (\`-w - | slowsink\`),"
+	echo "-s $SNAP -B $BUFKB; loss % = frames sent but not in the sink's copy."
+	echo "ours-w:RING:CPU = our tcpdump \`--writer-ring=RING\` and \`--writer-cpu=CPU\`"
+	echo "(\"any\": not pinned); stock+mbuffer = stock tcpdump piped into"
+	echo "\`mbuffer -m 100M\`.  Single runs."
+	echo
+	for type in $WRITER_TYPES; do
+		echo "### $type"
+		echo
+		printf '| config |'
+		for r in $WRITER_RATES; do printf ' loss %% at %s f/s |' "$r"; done
+		echo
+		printf '|---|'
+		for r in $WRITER_RATES; do printf -- '---|'; done
+		echo
+		for cfg in $WRITER_CONFIGS; do
+			printf '| %s |' "$cfg"
+			for r in $WRITER_RATES; do
+				printf ' %s |' "${LOSS[$type,$r,$cfg]:-n/a}"
+			done
+			echo
+		done
+		echo
+	done
+	echo "Raw data: [writer.csv](writer.csv)."
+	echo
+} >"$MD"
+
+: >"$HL"
+for type in $WRITER_TYPES; do
+	for r in $WRITER_RATES; do
+		line="writer, $type at $r f/s -> slow, loss %|"
+		sep=
+		for cfg in $WRITER_CONFIGS; do
+			line="$line$sep$cfg ${LOSS[$type,$r,$cfg]:-n/a}"
+			sep="; "
+		done
+		echo "$line" >>"$HL"
+	done
+done
+exit 0
