@@ -198,12 +198,5 @@ else
 	sed 's/^/#   /' "$TMPDIR/chk3.out" | head -20
 fi
 
-a=$NS_A
-b=$NS_B
-netns_cleanup
-if ip netns list | grep -q -e "$a" -e "$b"; then
-	t_fail "namespaces removed"
-else
-	t_ok "namespaces removed"
-fi
+netns_teardown_check
 t_done

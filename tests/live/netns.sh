@@ -168,3 +168,21 @@ netns_stop() {
 	done
 	NETNS_BG_PIDS=$_nst_left
 }
+
+# netns_rx_packets: frames the capture side (VETH_B in NS_B) has received.
+netns_rx_packets() {
+	ip netns exec "$NS_B" cat "/sys/class/net/$VETH_B/statistics/rx_packets"
+}
+
+# netns_teardown_check: remove the namespaces now and check (with
+# tests/lib.sh's t_ok/t_fail) that nothing of them is left.
+netns_teardown_check() {
+	_ntc_a=$NS_A
+	_ntc_b=$NS_B
+	netns_cleanup
+	if ip netns list | grep -q -e "$_ntc_a" -e "$_ntc_b"; then
+		t_fail "namespaces removed"
+	else
+		t_ok "namespaces removed"
+	fi
+}

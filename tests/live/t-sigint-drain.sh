@@ -37,12 +37,12 @@ capture() {
 		t_fail "$1: tcpdump did not start: $(head -3 "$TMPDIR/$1.err")"
 		return 1
 	fi
-	rx0=$(netns_exec "$NS_B" cat "/sys/class/net/$VETH_B/statistics/rx_packets")
+	rx0=$(netns_rx_packets)
 	netns_exec "$NS_A" "$GEN" --type http --count $N --rate 50000 \
 	    --iface "$VETH_A" 2>"$TMPDIR/$1.gen"
 	_i=0
 	while [ $_i -lt 50 ]; do
-		rx=$(netns_exec "$NS_B" cat "/sys/class/net/$VETH_B/statistics/rx_packets")
+		rx=$(netns_rx_packets)
 		[ $((rx - rx0)) -ge $N ] && break
 		sleep 0.05
 		_i=$((_i + 1))

@@ -84,7 +84,7 @@ done
 # every frame as received on the capture side before stopping tcpdump.
 i=0
 while [ $i -lt 50 ]; do
-	rx=$(netns_exec "$NS_B" cat "/sys/class/net/$VETH_B/statistics/rx_packets")
+	rx=$(netns_rx_packets)
 	if [ -n "$rx" ] && [ "$rx" -ge "$total" ]; then
 		break
 	fi
@@ -120,13 +120,6 @@ else
 	sed 's/^/#   /' "$TMPDIR/chk.out" "$TMPDIR/chk.err" | head -30
 fi
 
-a=$NS_A
-b=$NS_B
-netns_cleanup
-if ip netns list | grep -q -e "$a" -e "$b"; then
-	t_fail "namespaces removed"
-else
-	t_ok "namespaces removed"
-fi
+netns_teardown_check
 
 t_done

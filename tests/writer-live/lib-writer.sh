@@ -22,7 +22,7 @@ ring_figure() {
 }
 
 rx_count() {
-	netns_exec "$NS_B" cat "/sys/class/net/$VETH_B/statistics/rx_packets"
+	netns_rx_packets
 }
 
 wait_rx() {
