@@ -38,16 +38,10 @@ skipped() {
 	sed -n 's/^\([0-9][0-9]*\) packets* skipped as not ERSPAN$/\1/p' "$1"
 }
 
-# Per frame: the protocol chain after "erspan", the inner Ethernet
-# header and fields only inner layers have.  Frames whose inner part
-# was cut are left out: tshark does not dissect their inner Ethernet
-# header.
-fields='-e frame.protocols -e eth.dst -e eth.src -e eth.type -e tcp.srcport -e tcp.seq -e udp.srcport -e udp.length -e icmp.seq -e arp.src.proto_ipv4 -e frame.len'
+# tshark's inner layers, plus the inner frame's length.
+. "$SLUICE_SRCDIR/tests/erspan/lib-erspan.sh"
 inner_fields() {
-	# shellcheck disable=SC2086
-	tshark -r "$1" -o tcp.relative_sequence_numbers:FALSE -T fields \
-	    $fields -E occurrence=l -Y "$2" 2>/dev/null |
-	    awk -F '\t' 'BEGIN { OFS = "\t" } { sub(/^.*:erspan:/, "", $1); print }'
+	erspan_inner_fields "$1" "$2" "-e frame.len"
 }
 
 # check_file LABEL RAW [REF]: --erspan -w over RAW equals tshark's

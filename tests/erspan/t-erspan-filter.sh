@@ -132,16 +132,9 @@ for o in "" -O; do
 done
 
 # --- decapsulated frames against tshark's inner layers -----------------
-# Per frame: the protocol chain after "erspan", the inner Ethernet
-# header (the last one tshark sees) and fields that only inner layers
-# have.  Frames whose inner part was cut are left out: tshark does not
-# dissect their inner Ethernet header.
-fields='-e frame.protocols -e eth.dst -e eth.src -e eth.type -e tcp.srcport -e tcp.seq -e udp.srcport -e udp.length -e icmp.seq -e arp.src.proto_ipv4'
+. "$SLUICE_SRCDIR/tests/erspan/lib-erspan.sh"
 inner_fields() {
-	# shellcheck disable=SC2086
-	tshark -r "$1" -o tcp.relative_sequence_numbers:FALSE -T fields \
-	    $fields -E occurrence=l -Y "$2" 2>/dev/null |
-	    awk -F '\t' 'BEGIN { OFS = "\t" } { sub(/^.*:erspan:/, "", $1); print }'
+	erspan_inner_fields "$1" "$2"
 }
 check_decap() {
 	_file=$1

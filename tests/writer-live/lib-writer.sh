@@ -25,6 +25,17 @@ rx_count() {
 	netns_rx_packets
 }
 
+# send_frames N [TYPE]: send N numbered frames (default http) at 20000
+# frames/s and wait (bounded) until the capture side has received them.
+send_frames() {
+	_sf_rx0=$(rx_count)
+	netns_exec "$NS_A" "$GEN" --type "${2:-http}" --count "$1" \
+	    --rate 20000 --iface "$VETH_A" 2>"$TMPDIR/gen.err" ||
+	    t_fail "sluice-gen: $(cat "$TMPDIR/gen.err")"
+	wait_rx "$_sf_rx0" "$1" ||
+	    t_fail "the veth did not receive $1 frames"
+}
+
 wait_rx() {
 	_wr_i=0
 	while [ $_wr_i -lt 200 ]; do

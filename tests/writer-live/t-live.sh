@@ -24,19 +24,10 @@ if ! netns_setup; then
 	t_done
 fi
 
-# send N [TYPE]: N numbered frames at a modest rate.
-send() {
-	netns_exec "$NS_A" "$GEN" --type "${2:-http}" --count "$1" \
-	    --rate 20000 --iface "$VETH_A" 2>"$TMPDIR/gen.err" ||
-	    t_fail "sluice-gen: $(cat "$TMPDIR/gen.err")"
-}
-
 # 1. Pinned writer, compressed file.
 start_tcpdump pinned -s 2048 -B 16384 --writer-cpu=0 --compress=zstd \
     -w "$TMPDIR/pinned.pcap"
-rx0=$(rx_count)
-send $N
-wait_rx "$rx0" $N || t_fail "pinned: the veth did not receive $N frames"
+send_frames $N
 netns_stop "$TD" INT 100
 t_expect_eq "pinned: tcpdump exits 0" 0 "$NETNS_STATUS"
 t_expect_eq "pinned: $N packets written" $N \
@@ -53,9 +44,7 @@ t_check "pinned: it is a zstd frame stream" \
 
 # 2. No --compress, to the standard output.
 start_tcpdump stdout -s 2048 -B 16384 --writer-ring=1m -w -
-rx0=$(rx_count)
-send $N slammer
-wait_rx "$rx0" $N || t_fail "stdout: the veth did not receive $N frames"
+send_frames $N slammer
 netns_stop "$TD" INT 100
 t_expect_eq "-w -: tcpdump exits 0" 0 "$NETNS_STATUS"
 t_check "-w -: plain pcap holding exactly the $N frames, in order" \
@@ -90,7 +79,7 @@ t_check "SIGINT: it holds the first $w frames, in order" \
 # 4. -c count, then SIGTERM is not needed; and SIGTERM before the count.
 start_tcpdump count -s 2048 -B 16384 --writer-ring=256k -c 1000 \
     -w "$TMPDIR/count.pcap"
-send 1500
+send_frames 1500
 netns_stop "$TD" TERM 100
 t_expect_eq "-c 1000: tcpdump exits 0" 0 "$NETNS_STATUS"
 t_expect_eq "-c 1000: 1000 packets written" 1000 \
@@ -98,9 +87,7 @@ t_expect_eq "-c 1000: 1000 packets written" 1000 \
 t_check "-c 1000: the file holds frames 0..999" \
     "$CHK" --quiet --expect 1000 "$TMPDIR/count.pcap"
 start_tcpdump term -s 2048 -B 16384 --writer-ring=256k -w "$TMPDIR/term.pcap"
-rx0=$(rx_count)
-send 700
-wait_rx "$rx0" 700 || t_fail "term: the veth did not receive 700 frames"
+send_frames 700
 netns_stop "$TD" TERM 100
 t_expect_eq "SIGTERM: tcpdump exits 0" 0 "$NETNS_STATUS"
 t_check "SIGTERM: the file holds frames 0..699" \
@@ -110,9 +97,7 @@ t_check "SIGTERM: the file holds frames 0..699" \
 mkdir "$TMPDIR/rot"
 start_tcpdump rot -s 2048 -B 16384 --writer-ring=1m --compress=none -C 1 \
     -w "$TMPDIR/rot/f"
-rx0=$(rx_count)
-send $N random1518
-wait_rx "$rx0" $N || t_fail "rot: the veth did not receive $N frames"
+send_frames $N random1518
 netns_stop "$TD" INT 100
 t_expect_eq "-C 1: tcpdump exits 0" 0 "$NETNS_STATUS"
 nf=$(find "$TMPDIR/rot" -name 'f*' | wc -l)

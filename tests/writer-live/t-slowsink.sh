@@ -43,10 +43,7 @@ if ! netns_wait_for "$TMPDIR/td.err" "listening on" 100; then
 	t_done
 fi
 rx0=$(rx_count)
-netns_exec "$NS_A" "$GEN" --type random1518 --count $N --rate 20000 \
-    --iface "$VETH_A" 2>"$TMPDIR/gen.err" ||
-    t_fail "sluice-gen: $(cat "$TMPDIR/gen.err")"
-wait_rx "$rx0" $N || t_fail "the veth did not receive $N frames"
+send_frames $N random1518
 # The ring has drained into the block when the sink stops growing.
 i=0
 size=-1

@@ -1,0 +1,18 @@
+# tests/erspan/lib-erspan.sh -- shared by the ERSPAN tests; source it
+# after tests/lib.sh.
+
+# erspan_inner_fields FILE DISPLAY-FILTER [EXTRA-FIELDS]: per frame of FILE
+# that matches DISPLAY-FILTER, tshark's view of the inner layers: the
+# protocol chain after "erspan", the inner Ethernet header (the last one
+# tshark sees) and fields only inner layers have, tab-separated.  Frames
+# whose inner part was cut come out without an inner Ethernet header:
+# tshark does not dissect it.
+erspan_inner_fields() {
+	# shellcheck disable=SC2086
+	tshark -r "$1" -o tcp.relative_sequence_numbers:FALSE -T fields \
+	    -e frame.protocols -e eth.dst -e eth.src -e eth.type \
+	    -e tcp.srcport -e tcp.seq -e udp.srcport -e udp.length \
+	    -e icmp.seq -e arp.src.proto_ipv4 ${3:-} \
+	    -E occurrence=l -Y "$2" 2>/dev/null |
+	    awk -F '\t' 'BEGIN { OFS = "\t" } { sub(/^.*:erspan:/, "", $1); print }'
+}
