@@ -106,6 +106,19 @@ have() {
 	command -v "$1" >/dev/null 2>&1
 }
 
+# peer_version TOOL: TOOL's version line, or "TOOL: not installed".
+peer_version() {
+	if ! have "$1"; then
+		echo "$1: not installed"
+		return
+	fi
+	case $1 in
+	nginx)	nginx -v 2>&1 | head -1 ;;
+	wrk)	wrk --version 2>&1 | head -1 | sed 's/ Copyright.*//' ;;
+	*)	"$1" --version 2>&1 | head -1 | sed 's/^[*]* *//; s/ *[*]*$//' ;;
+	esac
+}
+
 # bench_build_tools: the generator, checker, slow sink and codecbench.
 # The checker links our libpcap so it reads whatever our savefiles are.
 bench_build_tools() {
@@ -255,6 +268,37 @@ stop_pid() {
 	wait "$1" 2>/dev/null
 }
 
+# packet_bound: true once a packet socket in NS_B is bound to VETH_B.
+packet_bound() {
+	_pb_if=$(ip netns exec "$NS_B" cat "/sys/class/net/$VETH_B/ifindex" 2>/dev/null)
+	[ -n "$_pb_if" ] &&
+	    ip netns exec "$NS_B" awk -v i="$_pb_if" \
+		'NR > 1 && $5 == i { f = 1 } END { exit !f }' /proc/net/packet
+}
+
+# capture_wait_ready PID IS_TCPDUMP ERRFILE: wait (at most 10 s) until
+# the capture PID can see frames.  tcpdump says "listening on" once its
+# socket is bound and its ring set up; dumpcap and netsniff-ng (which
+# says nothing at all when writing to a pipe) are ready once their
+# packet socket is bound to VETH_B, plus a moment for their ring.
+# Returns 1 if PID died or never got ready.
+capture_wait_ready() {
+	_cw_i=0
+	while [ "$_cw_i" -lt 100 ]; do
+		alive "$1" || return 1
+		if [ "$2" = 1 ]; then
+			grep -q 'listening on' "$3" 2>/dev/null && return 0
+		elif packet_bound; then
+			sleep 0.3
+			alive "$1"
+			return
+		fi
+		sleep 0.1
+		_cw_i=$((_cw_i + 1))
+	done
+	return 1
+}
+
 # wchar PID: bytes PID has written so far (files and pipes alike).
 wchar() {
 	sed -n 's/^wchar: //p' "/proc/$1/io" 2>/dev/null
@@ -346,8 +390,12 @@ _capture_cmd() {
 		CAPCMD=(dumpcap -n -q -i "$VETH_B" -s "$SNAP"
 		    -B "$((BUFKB / 1024))" -P -w "$_cc_out" "$@") ;;
 	netsniff-ng)
+		# It has no snapshot length (it keeps whole frames, as -s
+		# 65535 does here); -S is its ring, the counterpart of -B;
+		# -T writes classic pcap; -A and -Q keep it from retuning
+		# the host's socket memory and IRQ affinity.
 		CAPCMD=(netsniff-ng --in "$VETH_B" --out "$_cc_out" --silent
-		    --ring-size "${BUFKB}KiB" --snaplen "$SNAP" "$@") ;;
+		    -T 0xa1b2c3d4 -A -Q --ring-size "${BUFKB}KiB" "$@") ;;
 	esac
 }
 
@@ -415,33 +463,21 @@ capture_run() {
 	else
 		_capture_cmd "$_cfg" "$_file" "$@"
 		cmdlog "ip netns exec $NS_B ${CAPCMD[*]}"
-		ip netns exec "$NS_B" "${CAPCMD[@]}" >/dev/null 2>"$_s/cap.err" &
+		# netsniff-ng prints its counts on standard output.
+		ip netns exec "$NS_B" "${CAPCMD[@]}" >"$_s/cap.out" 2>"$_s/cap.err" &
 	fi
 	_cap=$!
 
-	# Wait (bounded) for the capture to be listening.
-	_i=0
-	while [ "$_i" -lt 100 ]; do
-		if grep -q -E 'listening on|Capturing on|Running|RX' "$_s/cap.err" 2>/dev/null; then
-			break
-		fi
-		if ! alive "$_cap"; then
-			break
-		fi
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	if ! alive "$_cap"; then
-		log "capture $_cfg did not start: $(head -2 "$_s/cap.err")"
-		for _p in "${_cons_pids[@]}"; do stop_pid "$_p" TERM 20; done
-		return 1
-	fi
-	# dumpcap and netsniff-ng print before the socket is bound;
-	# tcpdump prints "listening on" after it is.
 	case $_cfg in
 	stock|stock+*|ours|ours-*)	_is_td=1 ;;
-	*)				_is_td=0; sleep 0.3 ;;
+	*)				_is_td=0 ;;
 	esac
+	if ! capture_wait_ready "$_cap" "$_is_td" "$_s/cap.err"; then
+		log "capture $_cfg did not start: $(head -2 "$_s/cap.err")"
+		for _p in "${_cons_pids[@]}"; do stop_pid "$_p" TERM 20; done
+		stop_pid "$_cap" TERM 20
+		return 1
+	fi
 
 	_rx0=$(rx_packets)
 	_count=$(awk -v r="$_rate" -v s="$_secs" 'BEGIN { printf "%d", r * s }')
@@ -548,6 +584,13 @@ capture_run() {
 	dumpcap)
 		CR_TDCAP=$(sed -n 's/.*Packets received\/dropped on interface.*: \([0-9]*\)\/\([0-9]*\).*/\1/p' "$_s/cap.err" | tail -1)
 		CR_TDDROP=$(sed -n 's/.*Packets received\/dropped on interface.*: \([0-9]*\)\/\([0-9]*\).*/\2/p' "$_s/cap.err" | tail -1) ;;
+	netsniff-ng)
+		# Only when writing a file: to a pipe it prints nothing.
+		# Its lines start with a carriage return.
+		CR_TDCAP=$(tr -d '\r' <"$_s/cap.out" 2>/dev/null |
+		    sed -n 's/^ *\([0-9]*\)  *packets passed filter.*/\1/p' | tail -1)
+		CR_TDDROP=$(tr -d '\r' <"$_s/cap.out" 2>/dev/null |
+		    sed -n 's/^ *\([0-9]*\)  *packets failed filter (out of space).*/\1/p' | tail -1) ;;
 	esac
 	: "${CR_TDCAP:=na}" "${CR_TDDROP:=na}"
 	CR_GOT=$(seqcount "$_file" "$_decomp" "${CR_COUNT:-}")

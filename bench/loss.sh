@@ -36,7 +36,7 @@ if [ "$BENCH_MODE" = quick ]; then
 	: "${BENCH_BISECT:=0}"
 	: "${BENCH_SUSTAINED:=0}"
 	# A smoke run: one of each kind of configuration.
-	: "${BENCH_CONFIGS:=stock ours ours-zstd stock+zstd stock+mbuffer dumpcap}"
+	: "${BENCH_CONFIGS:=stock ours ours-zstd stock+zstd stock+mbuffer dumpcap netsniff-ng}"
 	# which points of each sweep_rates list: two that usually bracket
 	# stock tcpdump here
 	PICK_file="2 4"
