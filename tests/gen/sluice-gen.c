@@ -31,6 +31,18 @@
  * number (types II and III) equals the frame's sequence number.  An
  * encapsulated 1514-byte frame needs an MTU above 1500.
  *
+ * --replay FILE sends (or writes) the frames of a pcap file instead, in
+ * a loop, each carrying the marker: IPv4 TCP frames get it as their first
+ * TCP option, in place of the first 12 bytes of their options (a Linux
+ * segment's NOP, NOP, timestamp: frame length and payload unchanged) or
+ * inserted when they have fewer; IPv4 UDP frames get it at the start of
+ * their payload (inserted, or rewritten when already there).  Checksums
+ * are recomputed, so a loopback trace's partial ones become valid, and
+ * all-zero Ethernet addresses (a loopback trace's) become --src-mac and
+ * --dst-mac.  Other frames cannot carry a marker and are skipped, and
+ * how many is reported.  Replaying a file this program wrote gives the
+ * same frames back.
+ *
  * Only Linux is supported for --iface (AF_PACKET with sendmmsg()).
  */
 #define _GNU_SOURCE	/* sendmmsg(), struct mmsghdr */
@@ -61,6 +73,9 @@
 #define BATCH_MAX	64	/* frames per sendmmsg() call */
 #define PCAP_SNAPLEN	262144
 #define PCAP_TS_BASE	1700000000U	/* start time of --out files */
+/* A replayed frame with its marker, leaving room for encapsulation. */
+#define REPLAY_FRAME_MAX	(FRAME_MAX - 128)
+#define REPLAY_BYTES_MAX	(1024UL * 1024 * 1024)	/* whole trace in memory */
 
 enum frame_type {
 	FT_FIXED64,
@@ -68,7 +83,8 @@ enum frame_type {
 	FT_RANDOM64,
 	FT_RANDOM1518,
 	FT_SLAMMER,
-	FT_HTTP
+	FT_HTTP,
+	FT_REPLAY	/* --replay, not a --type */
 };
 
 static const struct {
@@ -101,6 +117,20 @@ struct gen {
 	int erspan;		/* 0: none, else the ERSPAN type */
 	struct erspan_craft es;
 	unsigned char inner[FRAME_MAX];	/* before encapsulation */
+	/* --replay: the trace's frames, marker in place with number 0 */
+	unsigned char *rp_data;
+	struct replay_frame *rp;
+	size_t rp_n;
+	uint32_t rp_seq0;	/* the first frame's number */
+};
+
+struct replay_frame {
+	size_t off;		/* into rp_data */
+	size_t len;
+	size_t seq_off;		/* sequence number bytes */
+	size_t cs_off;		/* L4 checksum, 0 = none (UDP without) */
+	uint32_t psum;		/* checksum sum with number 0, not folded */
+	int udp;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -117,8 +147,13 @@ usage(FILE *f)
 "       " PROG " --type TYPE {--count N | --duration S} [--rate PPS] [--seed S]\n"
 "                  [--seq-start N] [--src-mac MAC] [--dst-mac MAC] [--vlan ID]\n"
 "                  [--erspan TYPE [--erspan-session ID]] --iface IF\n"
+"       " PROG " --replay FILE ... (as above, in place of --type)\n"
 "\n"
 "  --type TYPE      frame type (below)\n"
+"  --replay FILE    the frames of pcap FILE (Ethernet, whole frames), in a\n"
+"                   loop, each IPv4 TCP/UDP frame given a sequence number\n"
+"                   (others are skipped); all-zero addresses are replaced\n"
+"                   by --src-mac and --dst-mac\n"
 "  --count N        number of frames, k/M/G suffixes allowed (required\n"
 "                   with --out)\n"
 "  --duration S     with --iface: stop after S seconds (decimal allowed)\n"
@@ -657,6 +692,263 @@ encap_frame(struct gen *g, uint32_t seq, size_t len, unsigned char *out,
 }
 
 /*
+ * --replay.  Give the frame at f (len bytes, FRAME_MAX of room) a marker
+ * with sequence number 0 and record where it is in *rf.  Returns the new
+ * length, 0 when the frame cannot carry a marker (not IPv4 TCP or UDP, a
+ * fragment, malformed) or would grow too large.
+ */
+static size_t
+replay_prepare(struct gen *g, unsigned char *f, size_t len,
+    struct replay_frame *rf)
+{
+	static const unsigned char zero[6];
+	unsigned char *ip, *l4, *o;
+	size_t eh, ihl, ip_len, l4_len, optlen, i, olen, room;
+	unsigned int proto;
+
+	if (len < 14)
+		return (0);
+	/* A loopback trace has no addresses: give it the usual ones. */
+	if (g->dst_mac_set || memcmp(f, zero, 6) == 0)
+		memcpy(f, g->dst_mac, 6);
+	if (g->src_mac_set || memcmp(f + 6, zero, 6) == 0)
+		memcpy(f + 6, g->src_mac, 6);
+	eh = 14;
+	if (slsq_get16(f + 12) == 0x8100)
+		eh = 18;
+	if (len < eh + 20 || slsq_get16(f + eh - 2) != 0x0800)
+		return (0);
+	ip = f + eh;
+	ihl = (size_t)(ip[0] & 0x0f) * 4;
+	ip_len = slsq_get16(ip + 2);
+	if ((ip[0] >> 4) != 4 || ihl < 20 || ip_len < ihl ||
+	    eh + ip_len > len || (slsq_get16(ip + 6) & 0x3fff) != 0)
+		return (0);
+	proto = ip[9];
+	l4 = ip + ihl;
+	l4_len = ip_len - ihl;
+	if (proto == 6) {
+		if (l4_len < 20)
+			return (0);
+		optlen = (size_t)(l4[12] >> 4) * 4;
+		if (optlen < 20 || optlen > l4_len)
+			return (0);
+		optlen -= 20;
+		o = l4 + 20;
+		if (optlen >= SLSQ_TCPOPT_LEN) {
+			/*
+			 * The marker takes the first 12 bytes; an option
+			 * that reaches beyond them becomes NOPs, so the list
+			 * stays well formed.
+			 */
+			for (i = 0; i < optlen && o[i] != 0; i += olen) {
+				olen = 1;
+				if (o[i] == 1)
+					continue;
+				olen = i + 1 < optlen ? o[i + 1] : 0;
+				if (olen < 2 || i + olen > optlen)
+					olen = optlen - i;
+				if (i < SLSQ_TCPOPT_LEN &&
+				    i + olen > SLSQ_TCPOPT_LEN)
+					memset(o + SLSQ_TCPOPT_LEN, 1,
+					    i + olen - SLSQ_TCPOPT_LEN);
+			}
+		} else {
+			/* No room: insert the option, the frame grows. */
+			room = SLSQ_TCPOPT_LEN;
+			if (eh + ip_len + room > REPLAY_FRAME_MAX)
+				return (0);
+			memmove(o + room, o, l4_len - 20);
+			l4[12] = (unsigned char)((((20 + optlen + room) / 4) << 4) |
+			    (l4[12] & 0x0f));
+			ip_len += room;
+			l4_len += room;
+		}
+		o[0] = SLSQ_TCPOPT_KIND;
+		o[1] = SLSQ_TCPOPT_LEN;
+		put16(o + 2, SLSQ_TCPOPT_EXID);
+		slsq_put(o + 4, 0);
+		rf->seq_off = (size_t)(o + 8 - f);
+		rf->cs_off = (size_t)(l4 + 16 - f);
+	} else if (proto == 17) {
+		if (l4_len < 8 || slsq_get16(l4 + 4) != l4_len)
+			return (0);
+		if (l4_len < 8 + SLSQ_LEN || !slsq_is_magic(l4 + 8)) {
+			room = SLSQ_LEN;
+			if (eh + ip_len + room > REPLAY_FRAME_MAX)
+				return (0);
+			memmove(l4 + 8 + room, l4 + 8, l4_len - 8);
+			ip_len += room;
+			l4_len += room;
+			put16(l4 + 4, (unsigned int)l4_len);
+		}
+		slsq_put(l4 + 8, 0);
+		rf->seq_off = (size_t)(l4 + 12 - f);
+		/* Over IPv4 a UDP checksum of 0 means none: keep it so. */
+		rf->cs_off = slsq_get16(l4 + 6) != 0 ? (size_t)(l4 + 6 - f) : 0;
+	} else
+		return (0);
+	if (ip_len != slsq_get16(ip + 2)) {
+		/* Grown: a trailer (Ethernet padding) was dropped. */
+		len = eh + ip_len;
+		put16(ip + 2, (unsigned int)ip_len);
+		put16(ip + 10, 0);
+		put16(ip + 10, csum_fold(csum_add(0, ip, ihl)));
+	}
+	rf->psum = 0;
+	rf->udp = (proto == 17);
+	if (rf->cs_off != 0) {
+		f[rf->cs_off] = 0;
+		f[rf->cs_off + 1] = 0;
+		rf->psum = csum_add(csum_add(proto + (uint32_t)l4_len,
+		    ip + 12, 8), l4, l4_len);
+	}
+	rf->len = len;
+	return (len);
+}
+
+/*
+ * Read the frames of the pcap file "path" for --replay.  Returns 0, or -1
+ * with a message.
+ */
+static int
+replay_load(struct gen *g, const char *path)
+{
+	unsigned char hdr[24], rec[16];
+	unsigned char frame[FRAME_MAX];
+	struct replay_frame rf, *nrp;
+	unsigned char *nd;
+	size_t cap_rp, cap_data, used, len, n_in, got;
+	uint32_t magic, caplen, wirelen, linktype;
+	int swap;
+	FILE *f;
+
+	f = fopen(path, "rb");
+	if (f == NULL) {
+		fprintf(stderr, PROG ": cannot open %s: %s\n", path,
+		    strerror(errno));
+		return (-1);
+	}
+	if (fread(hdr, 1, sizeof(hdr), f) != sizeof(hdr)) {
+		fprintf(stderr, PROG ": %s: not a pcap file (too short)\n", path);
+		goto fail;
+	}
+	memcpy(&magic, hdr, 4);
+	swap = (magic == 0xd4c3b2a1 || magic == 0x4d3cb2a1);
+	if (magic != 0xa1b2c3d4 && magic != 0xa1b23c4d && !swap) {
+		fprintf(stderr, PROG ": %s: not a pcap file%s\n", path,
+		    magic == 0x0a0d0d0a ?
+		    " (pcapng: convert it with editcap -F pcap)" : "");
+		goto fail;
+	}
+	memcpy(&linktype, hdr + 20, 4);
+	if (swap)
+		linktype = __builtin_bswap32(linktype);
+	if ((linktype & 0xffff) != 1) {
+		fprintf(stderr, PROG ": %s: link type %u, replay needs Ethernet (1)\n",
+		    path, linktype & 0xffff);
+		goto fail;
+	}
+	cap_rp = cap_data = used = n_in = 0;
+	while ((got = fread(rec, 1, sizeof(rec), f)) == sizeof(rec)) {
+		n_in++;
+		memcpy(&caplen, rec + 8, 4);
+		memcpy(&wirelen, rec + 12, 4);
+		if (swap) {
+			caplen = __builtin_bswap32(caplen);
+			wirelen = __builtin_bswap32(wirelen);
+		}
+		if (caplen != wirelen) {
+			fprintf(stderr, PROG ": %s: frame %zu was cut to %u of %u bytes; replay needs whole frames (capture with -s 0)\n",
+			    path, n_in, caplen, wirelen);
+			goto fail;
+		}
+		if (caplen > REPLAY_FRAME_MAX) {
+			fprintf(stderr, PROG ": %s: frame %zu has %u bytes, more than %d\n",
+			    path, n_in, caplen, REPLAY_FRAME_MAX);
+			goto fail;
+		}
+		if (fread(frame, 1, caplen, f) != caplen) {
+			fprintf(stderr, PROG ": %s: truncated in frame %zu\n",
+			    path, n_in);
+			goto fail;
+		}
+		len = replay_prepare(g, frame, caplen, &rf);
+		if (len == 0)
+			continue;
+		if (used + len > REPLAY_BYTES_MAX) {
+			fprintf(stderr, PROG ": %s: more than %lu bytes of frames\n",
+			    path, REPLAY_BYTES_MAX);
+			goto fail;
+		}
+		if (g->rp_n == cap_rp) {
+			cap_rp = cap_rp ? 2 * cap_rp : 1024;
+			nrp = realloc(g->rp, cap_rp * sizeof(*nrp));
+			if (nrp == NULL)
+				goto nomem;
+			g->rp = nrp;
+		}
+		if (used + len > cap_data) {
+			cap_data = cap_data ? 2 * cap_data : 1024 * 1024;
+			nd = realloc(g->rp_data, cap_data);
+			if (nd == NULL)
+				goto nomem;
+			g->rp_data = nd;
+		}
+		memcpy(g->rp_data + used, frame, len);
+		rf.off = used;
+		g->rp[g->rp_n++] = rf;
+		used += len;
+	}
+	if (ferror(f)) {
+		fprintf(stderr, PROG ": reading %s: %s\n", path, strerror(errno));
+		goto fail;
+	}
+	if (got != 0) {
+		fprintf(stderr, PROG ": %s: truncated record header after frame %zu\n",
+		    path, n_in);
+		goto fail;
+	}
+	fclose(f);
+	if (g->rp_n == 0) {
+		fprintf(stderr, PROG ": %s: none of its %zu frames is IPv4 TCP or UDP; nothing to replay\n",
+		    path, n_in);
+		return (-1);
+	}
+	/* Never silently: the receiver counts only the frames sent. */
+	if (g->rp_n < n_in)
+		fprintf(stderr, PROG ": %s: skipped %zu of %zu frames (not IPv4 TCP or UDP, they cannot carry a sequence number)\n",
+		    path, n_in - g->rp_n, n_in);
+	return (0);
+
+nomem:
+	fprintf(stderr, PROG ": out of memory reading %s\n", path);
+fail:
+	fclose(f);
+	return (-1);
+}
+
+/* Frame number "seq" of a replay: the trace's frames in a loop. */
+static size_t
+replay_build(struct gen *g, uint32_t seq, unsigned char *buf)
+{
+	const struct replay_frame *rf;
+	unsigned int cs;
+
+	rf = &g->rp[(size_t)(seq - g->rp_seq0) % g->rp_n];
+	memcpy(buf, g->rp_data + rf->off, rf->len);
+	slsq_put(buf + rf->seq_off - 4, seq);
+	if (rf->cs_off != 0) {
+		cs = csum_fold(rf->psum + (seq >> 16) + (seq & 0xffff));
+		/* UDP sends a computed 0 as 0xffff (0 means none). */
+		if (cs == 0 && rf->udp)
+			cs = 0xffff;
+		put16(buf + rf->cs_off, cs);
+	}
+	return (rf->len);
+}
+
+/*
  * Build frame number "seq" into buf (FRAME_MAX bytes).  Returns its
  * length, 0 on an internal error.
  */
@@ -677,6 +969,9 @@ build_frame(struct gen *g, uint32_t seq, unsigned char *buf)
 		break;
 	case FT_HTTP:
 		len = build_http(g, f, seq);
+		break;
+	case FT_REPLAY:
+		len = replay_build(g, seq, f);
 		break;
 	default:
 		len = build_udp(g, f, g->len, seq);
@@ -979,6 +1274,7 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "type",	required_argument,	NULL, 't' },
+		{ "replay",	required_argument,	NULL, 'R' },
 		{ "count",	required_argument,	NULL, 'c' },
 		{ "duration",	required_argument,	NULL, 'd' },
 		{ "rate",	required_argument,	NULL, 'r' },
@@ -998,6 +1294,7 @@ main(int argc, char **argv)
 	static const unsigned char def_src[6] = { 2, 0, 0, 0, 0, 1 };
 	static const unsigned char def_dst[6] = { 2, 0, 0, 0, 0, 2 };
 	const char *type_name = NULL, *out = NULL, *iface = NULL;
+	const char *replay = NULL;
 	uint64_t count = 0, rate = 0, seed = 1, seq0 = 0, v;
 	double duration = 0;
 	int have_count = 0, have_duration = 0, have_session = 0, c, ti = -1;
@@ -1015,6 +1312,9 @@ main(int argc, char **argv)
 		switch (c) {
 		case 't':
 			type_name = optarg;
+			break;
+		case 'R':
+			replay = optarg;
 			break;
 		case 'c':
 			if (parse_u64(optarg, 1, &count) != 0)
@@ -1087,13 +1387,17 @@ main(int argc, char **argv)
 	}
 	if (optind < argc)
 		bad_usage("unexpected argument '%s'", argv[optind]);
-	if (type_name == NULL)
-		bad_usage("%s", "--type is required");
-	for (i = 0; i < N_FRAME_TYPES; i++)
+	if (type_name == NULL && replay == NULL)
+		bad_usage("%s", "--type is required (or --replay FILE)");
+	if (type_name != NULL && replay != NULL)
+		bad_usage("%s", "give --type or --replay, not both");
+	for (i = 0; type_name != NULL && i < N_FRAME_TYPES; i++)
 		if (strcmp(type_name, frame_types[i].name) == 0)
 			ti = (int)i;
-	if (ti < 0)
+	if (type_name != NULL && ti < 0)
 		bad_usage("unknown --type '%s' (see --help)", type_name);
+	if (replay != NULL && g.vlan >= 0)
+		bad_usage("%s", "--vlan does not apply to --replay");
 	if ((out == NULL) == (iface == NULL))
 		bad_usage("%s", "give exactly one of --out and --iface");
 	if (out != NULL && !have_count)
@@ -1117,7 +1421,13 @@ main(int argc, char **argv)
 		g.es.gre_seq = (g.erspan == 3);
 	}
 
-	gen_init(&g, frame_types[ti].type, frame_types[ti].len, seed);
+	if (replay != NULL) {
+		gen_init(&g, FT_REPLAY, 0, seed);
+		g.rp_seq0 = (uint32_t)seq0;
+		if (replay_load(&g, replay) != 0)
+			return (1);
+	} else
+		gen_init(&g, frame_types[ti].type, frame_types[ti].len, seed);
 
 	if (out != NULL)
 		return (write_pcap(&g, out, count, rate,

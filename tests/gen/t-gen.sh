@@ -272,6 +272,127 @@ t_expect_eq "cut file: the 4 whole frames are counted" 4 \
     "$(sed -n 's/^frames: //p' "$TMPDIR/cut.out")"
 t_check "cut file: libpcap's error is shown" grep -q "truncated" "$TMPDIR/cut.err"
 
+# --- --replay ------------------------------------------------------------------
+# hexbin HEX...: the bytes HEX spells (spaces ignored).
+hexbin() {
+	# shellcheck disable=SC2059 # the format is the data: octal escapes
+	printf "$(printf '%s' "$*" | tr -d ' \n' | fold -w 2 | awk '
+	    BEGIN { h = "0123456789abcdef" }
+	    NF { printf "\\%03o", (index(h, substr($0, 1, 1)) - 1) * 16 + index(h, substr($0, 2, 1)) - 1 }')"
+}
+# pcap_rec HEX: a record (time 0) holding the frame HEX (< 256 bytes).
+pcap_rec() {
+	_l=$(printf '%02x' $(($(printf '%s' "$1" | tr -d ' \n' | wc -c) / 2)))
+	hexbin "00000000 00000000 ${_l}000000 ${_l}000000 $1"
+}
+PCAP_HDR="d4c3b2a1 0200 0400 00000000 00000000 ffff0000 01000000"
+# What tcpdump -i lo records on Linux: all-zero addresses, partial TCP
+# checksums.  A data segment (NOP, NOP, timestamp), a SYN (MSS, SACK
+# permitted, timestamp, NOP, window scale), an ARP frame, a RST without
+# options, a UDP datagram without a marker.
+LO_DATA="000000000000 000000000000 0800 450000460f85400040062d2b7f0000017f000001
+97b61f9000000001000000018018003ffe2800000101080a5215a10a05014311
+474554202f20485454502f312e310d0a0d0a"
+LO_SYN="000000000000 000000000000 0800 4500003c0f86400040062d347f0000017f000001
+97b61f900000000000000000a002faf0fe300000020405b40402080a5215a10a0000000001030307"
+LO_ARP="000000000000 000000000000 0806 0001080006040001 0000000000000000000000000000000000000000"
+LO_RST="000000000000 000000000000 0800 450000280f87400040062d477f0000017f000001
+97b61f90000000020000000050040000fe140000"
+LO_UDP="000000000000 000000000000 0800 450000210f88400040112d427f0000017f000001
+a0001f90000d123468656c6c6f"
+{
+	hexbin "$PCAP_HDR"
+	for f in "$LO_DATA" "$LO_SYN" "$LO_ARP" "$LO_RST" "$LO_UDP"; do
+		pcap_rec "$(echo $f)"
+	done
+} >"$TMPDIR/lo.pcap"
+t_expect_eq "replay: the crafted loopback trace has 5 frames" 5 \
+    "$("$TCPDUMP" -nr "$TMPDIR/lo.pcap" 2>/dev/null | wc -l | tr -d ' ')"
+"$GEN" --replay "$TMPDIR/lo.pcap" --count 8 --out "$TMPDIR/rp.pcap" \
+    2>"$TMPDIR/rp.err"
+t_expect_eq "replay: exit 0" 0 $?
+t_check "replay: says it skipped the ARP frame" \
+    grep -q "skipped 1 of 5 frames (not IPv4 TCP or UDP" "$TMPDIR/rp.err"
+t_check "replay: 8 frames, numbered 0..7 in order (the trace twice)" \
+    "$CHK" --quiet --expect 8 "$TMPDIR/rp.pcap"
+"$TCPDUMP" -e -vv -nr "$TMPDIR/rp.pcap" >"$TMPDIR/rp.txt" 2>/dev/null
+t_expect_eq "replay: every TCP checksum is recomputed and correct" 6 \
+    "$(grep -c 'cksum 0x[0-9a-f]* (correct)' "$TMPDIR/rp.txt")"
+t_expect_eq "replay: every UDP checksum is recomputed and correct" 2 \
+    "$(grep -c 'udp sum ok' "$TMPDIR/rp.txt")"
+t_expect_eq "replay: no wrong IPv4 header checksum" 0 \
+    "$(grep -c -e 'bad cksum' -e 'incorrect' "$TMPDIR/rp.txt")"
+t_expect_eq "replay: all-zero addresses become the default ones" 8 \
+    "$(grep -c '^[0-9:.]* 02:00:00:00:00:01 > 02:00:00:00:00:02' "$TMPDIR/rp.txt")"
+t_expect_eq "replay: the SYN keeps its MSS and window scale" 2 \
+    "$(grep -c 'Flags \[S\].*options \[exp-534c.*wscale 7\]' "$TMPDIR/rp.txt")"
+# Record sizes: data 84 (timestamp replaced, same length), SYN 74, RST
+# 54 + 12 (option inserted), UDP 47 + 8 (marker inserted).
+t_expect_eq "replay: frame lengths 84 74 66 55" "84 74 66 55 84 74 66 55" \
+    "$(sed -n 's/.*ethertype IPv4 (0x0800), length \([0-9]*\):.*/\1/p' "$TMPDIR/rp.txt" | tr '\n' ' ' | sed 's/ $//')"
+# Data segment: file offset 24 + 16 = 40; TCP options at frame offset
+# 54, payload at 66 unchanged.
+t_expect_eq "replay: the marker is the data segment's first TCP option" \
+    "SLSQ" "$(tail -c +$((40 + 58 + 1)) "$TMPDIR/rp.pcap" | head -c 4)"
+t_expect_eq "replay: the data segment's payload is unchanged" \
+    "GET / HTTP/1.1" "$(tail -c +$((40 + 66 + 1)) "$TMPDIR/rp.pcap" | head -c 14)"
+# Our own frames already carry a marker: replaying them is the identity.
+for t in fixed64 random1518 slammer http; do
+	"$GEN" --replay "$TMPDIR/$t.pcap" --count $N --out "$TMPDIR/$t.rp" \
+	    2>/dev/null
+	t_check "replay: $t frames come back byte for byte" \
+	    cmp "$TMPDIR/$t.pcap" "$TMPDIR/$t.rp"
+done
+"$GEN" --replay "$TMPDIR/http.pcap" --count 250 --seq-start 1000 \
+    --out "$TMPDIR/http3.rp" 2>/dev/null
+t_expect_eq "replay: --count 250 loops over 100 frames, from --seq-start" \
+    "250 1000 1249" "$(field "$TMPDIR/http3.rp" distinct) $(field "$TMPDIR/http3.rp" first) $(field "$TMPDIR/http3.rp" last)"
+"$GEN" --replay "$TMPDIR/http.pcap" --count 10 --erspan 3 \
+    --out "$TMPDIR/http-es.rp" 2>/dev/null
+t_check "replay: --erspan 3 wraps the replayed frames" \
+    "$CHK" --quiet --expect 10 "$TMPDIR/http-es.rp"
+
+# Bad traces: a clear error, exit 1.
+replay_err() {	# replay_err DESCRIPTION EXPECTED-TEXT FILE
+	"$GEN" --replay "$3" --count 1 --out "$TMPDIR/x.pcap" 2>"$TMPDIR/rperr"
+	_rc=$?
+	if [ "$_rc" -eq 1 ] && grep -q -- "$2" "$TMPDIR/rperr"; then
+		t_ok "$1"
+	else
+		t_fail "$1: exit $_rc, stderr: $(head -2 "$TMPDIR/rperr")"
+	fi
+}
+replay_err "replay: missing file" "cannot open $TMPDIR/none.pcap" \
+    "$TMPDIR/none.pcap"
+printf 'not a capture file, not at all\n' >"$TMPDIR/junk2.pcap"
+replay_err "replay: not a pcap file" "not a pcap file" "$TMPDIR/junk2.pcap"
+{ hexbin "$PCAP_HDR"; pcap_rec "$(echo $LO_ARP)"; } >"$TMPDIR/arp.pcap"
+replay_err "replay: nothing that can carry a number" \
+    "none of its 1 frames is IPv4 TCP or UDP" "$TMPDIR/arp.pcap"
+{ hexbin "d4c3b2a1 0200 0400 00000000 00000000 ffff0000 65000000"
+  pcap_rec "$(echo $LO_ARP)"; } >"$TMPDIR/raw.pcap"
+replay_err "replay: not Ethernet" "link type 101, replay needs Ethernet" \
+    "$TMPDIR/raw.pcap"
+head -c $((24 + 16 + 40)) "$TMPDIR/lo.pcap" >"$TMPDIR/lo-cut.pcap"
+replay_err "replay: a file cut inside a frame" "truncated in frame 1" \
+    "$TMPDIR/lo-cut.pcap"
+head -c $((24 + 16 + 84 + 7)) "$TMPDIR/lo.pcap" >"$TMPDIR/lo-cut2.pcap"
+replay_err "replay: a file cut inside a record header" \
+    "truncated record header after frame 1" "$TMPDIR/lo-cut2.pcap"
+# The data segment cut to 42 of its 84 bytes (0x2a, 0x54).
+{ hexbin "$PCAP_HDR 00000000 00000000 2a000000 54000000"
+  printf '%s' "$LO_DATA" | tr -d ' \n' | head -c 84 | { hexbin "$(cat)"; }
+} >"$TMPDIR/snap.pcap"
+replay_err "replay: frames cut by a snapshot length" \
+    "frame 1 was cut to 42 of 84 bytes" "$TMPDIR/snap.pcap"
+if command -v editcap >/dev/null 2>&1 &&
+    editcap -F pcapng "$TMPDIR/lo.pcap" "$TMPDIR/lo.pcapng" 2>/dev/null; then
+	replay_err "replay: pcapng is named" "pcapng: convert it" \
+	    "$TMPDIR/lo.pcapng"
+else
+	t_skip "replay: pcapng is named" "editcap is not installed"
+fi
+
 # --- bad usage ---------------------------------------------------------------
 # usage_err DESCRIPTION EXPECTED-TEXT PROGRAM ARG...: exits 2 and says so.
 usage_err() {
@@ -287,6 +408,10 @@ usage_err() {
 	fi
 }
 usage_err "gen: no arguments" "--type is required" "$GEN"
+usage_err "gen: --type and --replay" "not both" \
+    "$GEN" --type fixed64 --replay "$TMPDIR/lo.pcap" --count 1 --out "$TMPDIR/x.pcap"
+usage_err "gen: --vlan with --replay" "--vlan does not apply to --replay" \
+    "$GEN" --replay "$TMPDIR/lo.pcap" --vlan 5 --count 1 --out "$TMPDIR/x.pcap"
 usage_err "gen: unknown type" "unknown --type 'jumbo'" \
     "$GEN" --type jumbo --count 1 --out "$TMPDIR/x.pcap"
 usage_err "gen: --count 0" "at least 1" \
