@@ -26,6 +26,10 @@ else
 	: "${CODEC_BLOCKS:=4k,8k,16k,32k,64k,128k,256k,512k,1024k}"
 fi
 TYPES="fixed64 fixed1518 random64 random1518 slammer http"
+# The real HTTP trace (lib.sh), as recorded: made here if need be.
+if bench_http_trace; then
+	TYPES="$TYPES http-real"
+fi
 CODECS="lz4 lzo1x-1 zstd-1 zstd-3 zlib-1"
 REF_BLOCK=32768		# Shimizu's compression buffer
 TD_BYTES=$SLOW_BYTES	# the slow sink's rate, for Shimizu's condition
@@ -39,6 +43,7 @@ rec_bytes() {
 	fixed1518|random1518)	echo 1530 ;;
 	slammer)		echo 434 ;;
 	http)			echo 440 ;;
+	http-real)		echo 1000 ;;	# about: mostly 1514-byte frames
 	esac
 }
 
@@ -47,13 +52,22 @@ status=0
 for t in $TYPES; do
 	n=$((CODEC_MB * 1000000 / $(rec_bytes "$t")))
 	f=$BENCH_SCRATCH/codec-$t.pcap
-	cmdlog "$GEN --type $t --count $n --seed 5 --out $f"
-	if ! "$GEN" --type "$t" --count "$n" --seed 5 --out "$f" 2>/dev/null; then
-		log "sluice-gen --out failed for $t"
-		exit 1
+	if [ "$t" = http-real ]; then
+		# The first frames of the trace, as recorded.
+		cmdlog "tcpdump -r http-real.pcap -c $n -w $f"
+		if ! td_run stock -r "$HTTP_TRACE" -c "$n" -w "$f" 2>/dev/null; then
+			log "cannot copy the HTTP trace"
+			exit 1
+		fi
+	else
+		cmdlog "$GEN --type $t --count $n --seed 5 --out $f"
+		if ! "$GEN" --type "$t" --count "$n" --seed 5 --out "$f" 2>/dev/null; then
+			log "sluice-gen --out failed for $t"
+			exit 1
+		fi
 	fi
 	cmdlog "$CODECBENCH --reps $CODEC_REPS --blocks $CODEC_BLOCKS --type $t $f"
-	log "codecbench $t ($n frames, $(($(stat -c %s "$f") / 1000)) kB)"
+	log "codecbench $t ($(($(stat -c %s "$f") / 1000)) kB)"
 	if ! "$CODECBENCH" --reps "$CODEC_REPS" --blocks "$CODEC_BLOCKS" \
 	    --type "$t" "$f" >>"$CSV" 2>"$BENCH_OUT/codec-$t.err"; then
 		log "codecbench failed for $t: $(head -2 "$BENCH_OUT/codec-$t.err")"
@@ -65,10 +79,11 @@ done
 # Plot: throughput vs block size, one panel per frame type.
 gp=$BENCH_OUT/codec.gp
 {
-	echo "set terminal pngcairo size 1500,800 font ',9'"
+	rows=$(( ($(echo "$TYPES" | wc -w) + 2) / 3 ))
+	echo "set terminal pngcairo size 1500,$((rows * 400)) font ',9'"
 	echo "set output '$BENCH_OUT/codec-throughput.png'"
 	echo "set datafile separator ','"
-	echo "set multiplot layout 2,3 title 'Codec throughput vs block size (MB/s of input, one core, median of $CODEC_REPS)'"
+	echo "set multiplot layout $rows,3 title 'Codec throughput vs block size (MB/s of input, one core, median of $CODEC_REPS)'"
 	echo "set logscale x 2; set logscale y; set xlabel 'block size (KiB)'; set ylabel 'MB/s'; set key bottom right font ',8'; set grid"
 	for t in $TYPES; do
 		echo "set title '$t'"
@@ -80,8 +95,8 @@ gp=$BENCH_OUT/codec.gp
 	done
 	echo "unset multiplot"
 	echo "set output '$BENCH_OUT/codec-ratio.png'"
-	echo "set terminal pngcairo size 1500,800 font ',9'"
-	echo "set multiplot layout 2,3 title 'Compression ratio vs block size (compressed / input)'"
+	echo "set terminal pngcairo size 1500,$((rows * 400)) font ',9'"
+	echo "set multiplot layout $rows,3 title 'Compression ratio vs block size (compressed / input)'"
 	echo "unset logscale y; set yrange [0:1.05]; set ylabel 'ratio'"
 	for t in $TYPES; do
 		echo "set title '$t'"
@@ -146,6 +161,13 @@ ref=$REF_BLOCK
 	echo "In parentheses: Shimizu et al. Table 1 (their LZO1X-1 and zlib-1 on their"
 	echo "generated frames; \"random\" there and here are random payloads, so both sit"
 	echo "near 1)."
+	if [ -n "${HTTP_TRACE:-}" ]; then
+		echo "http-real: a real HTTP trace, $(td_run stock -nr "$HTTP_TRACE" 2>/dev/null | wc -l) frames ($(($(stat -c %s "$HTTP_TRACE") / 1000)) kB) that"
+		echo "stock tcpdump recorded on the loopback of a namespace where nginx served a"
+		echo "small site (HTML, text, gzip, 404s) to wrk (see bench/README)."
+	else
+		echo "http-real: n/a ($HTTP_TRACE_NA)."
+	fi
 	echo
 	echo "### Throughput (MB/s) at $((ref / 1024)) KiB blocks, and Shimizu's condition"
 	echo
@@ -182,7 +204,7 @@ ref=$REF_BLOCK
 } >"$MD"
 
 : >"$HL"
-for t in fixed1518 random1518 http; do
+for t in fixed1518 random1518 http ${HTTP_TRACE:+http-real}; do
 	line="codec @$((ref / 1024))KiB, $t|"
 	sep=
 	for c in $CODECS; do

@@ -222,6 +222,157 @@ ratio() {
 }
 
 # ---------------------------------------------------------------------
+# The real HTTP trace (issue #6: "a real HTTP trace captured from a local
+# nginx under wrk").
+#
+# bench_http_trace: set HTTP_TRACE to a pcap file of real HTTP traffic
+# and return 0, or set HTTP_TRACE_NA (why not) and return 1.  The trace
+# is made once and kept in HTTP_TRACE_CACHE (default
+# bench/results/.cache/http-real.pcap; bench/results is never committed):
+# in a network namespace of its own, with only its loopback, nginx serves
+# a small site from a config in a scratch dir (no system service, no
+# other interface), wrk fetches its pages with HTTP_TRACE_CONNS
+# connections for at most HTTP_TRACE_SECS seconds, and stock tcpdump on
+# the loopback keeps the first HTTP_TRACE_FRAMES frames.  The loopback
+# gets an Ethernet MTU and no segmentation offload (gso_max_size), so
+# the frames are the sizes an Ethernet link carries.  Needs root, nginx
+# and wrk.
+bench_http_trace() {
+	: "${HTTP_TRACE_CACHE:=$BENCH_DIR/results/.cache/http-real.pcap}"
+	: "${HTTP_TRACE_FRAMES:=20000}"
+	: "${HTTP_TRACE_SECS:=5}"
+	: "${HTTP_TRACE_CONNS:=4}"
+	HTTP_TRACE=$HTTP_TRACE_CACHE
+	HTTP_TRACE_NA=
+	if [ -s "$HTTP_TRACE" ] &&
+	    [ "$(td_run stock -nr "$HTTP_TRACE" 2>/dev/null | wc -l)" -gt 0 ]; then
+		return 0
+	fi
+	if ! is_root; then
+		HTTP_TRACE_NA="needs root once to record it"
+	elif ! have nginx || ! have wrk; then
+		HTTP_TRACE_NA="nginx or wrk not installed (build-aux/sluice-deps)"
+	fi
+	if [ -z "$HTTP_TRACE_NA" ]; then
+		mkdir -p "$(dirname "$HTTP_TRACE")" &&
+		    ( _http_trace_record "$HTTP_TRACE.new" ) &&
+		    mv "$HTTP_TRACE.new" "$HTTP_TRACE" ||
+		    HTTP_TRACE_NA="recording it failed (see the experiment's log)"
+		rm -f "$HTTP_TRACE.new"
+	fi
+	if [ -n "$HTTP_TRACE_NA" ]; then
+		HTTP_TRACE=
+		return 1
+	fi
+	log "HTTP trace: $(td_run stock -nr "$HTTP_TRACE" 2>/dev/null | wc -l) frames in $HTTP_TRACE"
+	return 0
+}
+
+# _http_trace_record OUT: the recording itself, run in a subshell so its
+# traps remove the namespace and stop nginx whatever happens.
+_http_trace_record() {
+	_ht_ns=sluice-h-$$
+	_ht_dir=$BENCH_SCRATCH/http
+	_ht_ng=
+	_ht_td=
+	_ht_clean() {
+		[ -n "$_ht_td" ] && stop_pid "$_ht_td" INT 30
+		[ -n "$_ht_ng" ] && stop_pid "$_ht_ng" TERM 30
+		ip netns del "$_ht_ns" 2>/dev/null
+		rm -rf "$_ht_dir"
+	}
+	trap '_ht_clean' EXIT
+	trap '_ht_clean; trap - EXIT; exit 130' INT
+	trap '_ht_clean; trap - EXIT; exit 143' TERM
+	mkdir -p "$_ht_dir/www" "$_ht_dir/tmp" || return 1
+	# The site: nginx's own welcome page, a text page, a compressed
+	# file, and a missing page (404).
+	cp /usr/share/common-licenses/GPL-3 "$_ht_dir/www/gpl.txt" &&
+	    gzip -9 -n -c "$_ht_dir/www/gpl.txt" >"$_ht_dir/www/gpl.txt.gz" ||
+	    return 1
+	if [ -r /usr/share/nginx/html/index.html ]; then
+		cp /usr/share/nginx/html/index.html "$_ht_dir/www/index.html"
+	else
+		printf '<!DOCTYPE html>\n<html><head><title>sluice</title></head><body><p>bench</p></body></html>\n' \
+		    >"$_ht_dir/www/index.html"
+	fi
+	cat >"$_ht_dir/nginx.conf" <<-EOF || return 1
+	daemon off;
+	master_process off;
+	worker_processes 1;
+	pid $_ht_dir/nginx.pid;
+	error_log $_ht_dir/error.log crit;
+	events { worker_connections 64; }
+	http {
+		access_log off;
+		log_not_found off;
+		client_body_temp_path $_ht_dir/tmp/body;
+		proxy_temp_path $_ht_dir/tmp/proxy;
+		fastcgi_temp_path $_ht_dir/tmp/fastcgi;
+		uwsgi_temp_path $_ht_dir/tmp/uwsgi;
+		scgi_temp_path $_ht_dir/tmp/scgi;
+		types { text/html html; text/plain txt; application/gzip gz; }
+		server { listen 127.0.0.1:8080; root $_ht_dir/www; }
+	}
+	EOF
+	cat >"$_ht_dir/paths.lua" <<-'EOF' || return 1
+	local paths = { "/", "/index.html", "/gpl.txt", "/gpl.txt.gz", "/missing.html" }
+	local i = 0
+	request = function()
+		i = i % #paths + 1
+		return wrk.format("GET", paths[i])
+	end
+	EOF
+	ip netns add "$_ht_ns" &&
+	    ip -n "$_ht_ns" link set lo mtu 1500 gso_max_size 1500 up || return 1
+	cmdlog "ip netns exec $_ht_ns nginx -e ERRLOG -p DIR -c DIR/nginx.conf &"
+	ip netns exec "$_ht_ns" nginx -e "$_ht_dir/error.log" -p "$_ht_dir" \
+	    -c "$_ht_dir/nginx.conf" 2>"$_ht_dir/nginx.err" &
+	_ht_ng=$!
+	# Listening: 127.0.0.1:8080 (7F000001:1F90) in state 0A.
+	_i=0
+	until ip netns exec "$_ht_ns" grep -q ' 0100007F:1F90 [0-9A-F:]* 0A ' /proc/net/tcp; do
+		_i=$((_i + 1))
+		if [ "$_i" -gt 50 ] || ! alive "$_ht_ng"; then
+			log "nginx did not start: $(head -3 "$_ht_dir/nginx.err" "$_ht_dir/error.log" 2>/dev/null)"
+			return 1
+		fi
+		sleep 0.1
+	done
+	cmdlog "ip netns exec $_ht_ns tcpdump -n -i lo -s 0 -c $HTTP_TRACE_FRAMES -w OUT tcp port 8080 &"
+	ip netns exec "$_ht_ns" env "LD_LIBRARY_PATH=$LIB_STOCK" "$TD_STOCK" \
+	    -n -i lo -s 0 -c "$HTTP_TRACE_FRAMES" -w "$1" 'tcp port 8080' \
+	    2>"$_ht_dir/td.err" &
+	_ht_td=$!
+	capture_wait_ready "$_ht_td" 1 "$_ht_dir/td.err" || {
+		log "tcpdump on the loopback did not start: $(head -2 "$_ht_dir/td.err")"
+		return 1
+	}
+	cmdlog "ip netns exec $_ht_ns wrk -t 1 -c $HTTP_TRACE_CONNS -d ${HTTP_TRACE_SECS}s -s paths.lua http://127.0.0.1:8080/"
+	ip netns exec "$_ht_ns" wrk -t 1 -c "$HTTP_TRACE_CONNS" \
+	    -d "${HTTP_TRACE_SECS}s" -s "$_ht_dir/paths.lua" \
+	    http://127.0.0.1:8080/ >"$_ht_dir/wrk.out" 2>&1 &
+	_ht_wrk=$!
+	# tcpdump ends by itself after -c frames: then wrk has done its job.
+	_i=0
+	while [ "$_i" -lt $((HTTP_TRACE_SECS * 10 + 50)) ] &&
+	    alive "$_ht_wrk" && alive "$_ht_td"; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	stop_pid "$_ht_wrk" INT 50
+	log "wrk: $(grep -E 'requests in' "$_ht_dir/wrk.out" | tr -s ' ')"
+	# If wrk made fewer frames than -c, that is the trace.
+	stop_pid "$_ht_td" INT 30
+	_ht_td=
+	if ! grep -q 'requests in' "$_ht_dir/wrk.out"; then
+		log "wrk failed: $(tail -3 "$_ht_dir/wrk.out")"
+		return 1
+	fi
+	[ -s "$1" ]
+}
+
+# ---------------------------------------------------------------------
 # Namespaces.  bench/run makes one pair for the whole run; a script run
 # alone makes its own.  tests/live/netns.sh installs the cleanup traps.
 
@@ -323,6 +474,20 @@ wchar() {
 # CR_COUNT="FILTER" only the frames FILTER matches are counted: loss is
 # then the loss of the main stream.
 
+# gen_frames TYPE: the sluice-gen options that send frames of TYPE, into
+# the array GENF: a --type, or http-real, the real HTTP trace replayed
+# (made by bench_http_trace if need be; returns 1 when there is none).
+gen_frames() {
+	if [ "$1" != http-real ]; then
+		GENF=(--type "$1")
+		return 0
+	fi
+	if [ -z "${HTTP_TRACE:-}" ] && ! bench_http_trace; then
+		return 1
+	fi
+	GENF=(--replay "$HTTP_TRACE")
+}
+
 # config_list: every capture configuration of the loss experiment.
 config_list() {
 	echo "stock ours ours-lz4 ours-zstd ours-gzip ours-lzo stock+zstd stock+lz4 stock+mbuffer dumpcap netsniff-ng"
@@ -412,6 +577,10 @@ capture_run() {
 	if [ -n "$CR_NA" ]; then
 		return 2
 	fi
+	if ! gen_frames "$_type"; then
+		CR_NA="no HTTP trace: $HTTP_TRACE_NA"
+		return 2
+	fi
 	_s=$BENCH_SCRATCH
 	rm -f "$_s"/cap.* "$_s"/fifo* "$_s"/*.err
 	_file=$_s/cap.pcap
@@ -481,7 +650,7 @@ capture_run() {
 
 	_rx0=$(rx_packets)
 	_count=$(awk -v r="$_rate" -v s="$_secs" 'BEGIN { printf "%d", r * s }')
-	cmdlog "ip netns exec $NS_A $GEN --type $_type --count $_count --rate $_rate --seed 7 ${CR_GEN_ARGS:-}${CR_GEN_ARGS:+ }--iface $VETH_A"
+	cmdlog "ip netns exec $NS_A $GEN ${GENF[*]} --count $_count --rate $_rate --seed 7 ${CR_GEN_ARGS:-}${CR_GEN_ARGS:+ }--iface $VETH_A"
 	_bgpid=
 	if [ -n "${CR_BG:-}" ]; then
 		# shellcheck disable=SC2086 # "TYPE RATE"
@@ -493,7 +662,7 @@ capture_run() {
 		_bgpid=$!
 	fi
 	# shellcheck disable=SC2086 # options
-	ip netns exec "$NS_A" "$GEN" --type "$_type" --count "$_count" \
+	ip netns exec "$NS_A" "$GEN" "${GENF[@]}" --count "$_count" \
 	    --rate "$_rate" --seed 7 ${CR_GEN_ARGS:-} --iface "$VETH_A" \
 	    2>"$_s/gen.err"
 	CR_SENT=$(sed -n 's/.*: sent \([0-9]*\) frames.*/\1/p' "$_s/gen.err")

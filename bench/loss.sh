@@ -42,9 +42,10 @@ if [ "$BENCH_MODE" = quick ]; then
 	PICK_file="2 4"
 	PICK_slow="1 3"
 else
-	# Shimizu's five frame types to disk; the two that compress best
-	# and worst to the slow sink (http: see menski.sh).
-	: "${BENCH_TYPES:=fixed64 fixed1518 random64 random1518 slammer}"
+	# Shimizu's five frame types and the real HTTP trace to disk; the
+	# two that compress best and worst to the slow sink (generated
+	# http: see menski.sh).
+	: "${BENCH_TYPES:=fixed64 fixed1518 random64 random1518 slammer http-real}"
 	: "${BENCH_SLOW_TYPES:=fixed1518 random1518}"
 	: "${BENCH_BISECT:=1}"
 	: "${BENCH_SUSTAINED:=10}"
@@ -67,7 +68,8 @@ sweep_rates() {
 	file:slammer)			echo 100000 200000 400000 800000 ;;
 	file:*)				echo 50000 100000 200000 400000 ;;
 	slow:fixed64|slow:random64)	echo 100000 200000 400000 800000 ;;
-	slow:fixed1518|slow:random1518)	echo 10000 20000 40000 80000 ;;
+	slow:fixed1518|slow:random1518|slow:http-real)
+					echo 10000 20000 40000 80000 ;;
 	slow:*)				echo 25000 50000 100000 200000 ;;
 	esac
 }
@@ -92,6 +94,10 @@ if ! is_root; then
 fi
 bench_build_tools || exit 1
 bench_netns || exit 1
+# The real HTTP trace, replayed by sluice-gen --replay (lib.sh).
+case " $BENCH_TYPES $BENCH_SLOW_TYPES " in
+*" http-real "*)	bench_http_trace ;;
+esac
 
 echo "phase,type,sink,config,rate,seconds,sent,pps,got,loss_pct,td_captured,td_dropped" >"$CSV"
 echo "type,sink,config,max_lossless_pps,lowest_lossy_pps,ratio_to_stock,note" >"$MAXCSV"
@@ -117,6 +123,9 @@ for sink in $BENCH_SINKS; do
 		rates=$(pick "$sink" "$(sweep_rates "$sink" "$type")")
 		for cfg in $BENCH_CONFIGS; do
 			na=$(config_na "$cfg")
+			if [ "$type" = http-real ] && [ -z "${HTTP_TRACE:-}" ]; then
+				na="no HTTP trace: $HTTP_TRACE_NA"
+			fi
 			if [ -n "$na" ]; then
 				NOTE[$type,$sink,$cfg]="n/a: $na"
 				echo "$type,$sink,$cfg,na,na,na,n/a: $na" >>"$MAXCSV"
@@ -249,6 +258,9 @@ fmt_max() {
 	echo "slowsink at $SLOW_RATE B/s (a slow disk), its output kept for counting."
 	echo "Peers: stock+zstd = stock tcpdump \`-w - | zstd -1\`, stock+lz4 = \`| lz4 -1\`,"
 	echo "stock+mbuffer = \`| mbuffer -m 100M\` (Gulp-style buffering), then the sink."
+	echo "dumpcap and netsniff-ng write the file (or standard output into the slow"
+	echo "sink) themselves.  http-real = the real HTTP trace of the codec section"
+	echo "replayed in a loop by \`sluice-gen --replay\`, each frame numbered."
 	echo
 	echo "Maximum lossless load, frames/s, from a sweep ($(echo "$PICK_file" | wc -w) rates) plus"
 	echo "$BENCH_BISECT bisection step(s): \"A (< B)\" = lossless at A, lossy at B; the ratio is"
