@@ -474,6 +474,35 @@ wchar() {
 # CR_COUNT="FILTER" only the frames FILTER matches are counted: loss is
 # then the loss of the main stream.
 
+# gen_ceiling TYPE [RUNS]: the highest rate sluice-gen offers on the
+# veth pair, unpaced, no capture attached, best of RUNS (2) one-second
+# runs; prints "PPS CPU_US_PER_FRAME" (user + sys of the sender, which
+# also pays the veth receive path), or "na na".
+gen_ceiling() {
+	_gc_best=0
+	_gc_cpu=na
+	_gc_k=0
+	while [ "$_gc_k" -lt "${2:-2}" ]; do
+		cmdlog "ip netns exec $NS_A $GEN --type $1 --duration 1 --iface $VETH_A"
+		_gc_t=$( { TIMEFORMAT='%U %S'; time ip netns exec "$NS_A" "$GEN" \
+		    --type "$1" --duration 1 --iface "$VETH_A" \
+		    2>"$BENCH_SCRATCH/ceil.err"; } 2>&1)
+		_gc_n=$(sed -n 's/.*: sent \([0-9]*\) frames.*/\1/p' "$BENCH_SCRATCH/ceil.err")
+		_gc_p=$(sed -n 's/.*s: \([0-9]*\) pps.*/\1/p' "$BENCH_SCRATCH/ceil.err")
+		if [ -n "$_gc_p" ] && [ "$_gc_p" -gt "$_gc_best" ]; then
+			_gc_best=$_gc_p
+			_gc_cpu=$(echo "$_gc_t" | awk -v n="$_gc_n" \
+			    'NF == 2 && n > 0 { printf "%.2f", ($1 + $2) * 1e6 / n }')
+		fi
+		_gc_k=$((_gc_k + 1))
+	done
+	if [ "$_gc_best" = 0 ]; then
+		echo "na na"
+	else
+		echo "$_gc_best ${_gc_cpu:-na}"
+	fi
+}
+
 # gen_frames TYPE: the sluice-gen options that send frames of TYPE, into
 # the array GENF: a --type, or http-real, the real HTTP trace replayed
 # (made by bench_http_trace if need be; returns 1 when there is none).

@@ -99,6 +99,15 @@ case " $BENCH_TYPES $BENCH_SLOW_TYPES " in
 *" http-real "*)	bench_http_trace ;;
 esac
 
+# What the generator can offer at all: a sweep rate above it measures the
+# generator, not the capture.
+declare -A CEIL
+: "${BENCH_CEILING_TYPES:=fixed64 fixed1518}"
+for type in $BENCH_CEILING_TYPES; do
+	CEIL[$type]=$(gen_ceiling "$type")
+	log "generator ceiling $type: ${CEIL[$type]} (pps, CPU us/frame)"
+done
+
 echo "phase,type,sink,config,rate,seconds,sent,pps,got,loss_pct,td_captured,td_dropped" >"$CSV"
 echo "type,sink,config,max_lossless_pps,lowest_lossy_pps,ratio_to_stock,note" >"$MAXCSV"
 
@@ -311,6 +320,25 @@ fmt_max() {
 	bad=$(awk -F, 'NR > 1 && $11 != "na" && $9 != "na" && $11 != $9 { n++ } END { print n + 0 }' "$CSV")
 	total=$(awk -F, 'NR > 1 { n++ } END { print n + 0 }' "$CSV")
 	broke=$(awk -F, 'NR > 1 && ($9 == "na" || $7 == "na") { n++ } END { print n + 0 }' "$CSV")
+	echo "### Generator ceiling"
+	echo
+	echo "sluice-gen unpaced for 1 s on the veth pair, no capture attached, best of"
+	echo "2 (sendmmsg, batches of 64; the sender's CPU time includes the veth"
+	echo "receive path, which runs in its context).  A capture attached costs the"
+	echo "sender more CPU per frame, so with one the ceiling is lower."
+	echo
+	echo "| type | frames/s | CPU us/frame |"
+	echo "|---|---|---|"
+	for type in $BENCH_CEILING_TYPES; do
+		# shellcheck disable=SC2086 # "PPS CPU"
+		set -- ${CEIL[$type]}
+		echo "| $type | $1 | $2 |"
+	done
+	slow_runs=$(awk -F, 'NR > 1 && $8 != "na" && $8 < 0.95 * $5 { n++ } END { print n + 0 }' "$CSV")
+	echo
+	echo "Runs in which sluice-gen offered less than 95 % of the requested rate: $slow_runs"
+	echo "of $total (column pps of loss.csv is the rate offered)."
+	echo
 	echo "Runs that broke (no count): $broke of $total; see loss.log."
 	echo "Cross-check: in $bad of $total runs the capture's own \"captured\" count differs"
 	echo "from the frames found in the file (a difference means frames lost after"
@@ -320,6 +348,11 @@ fmt_max() {
 } >"$MD"
 
 : >"$HL"
+for type in $BENCH_CEILING_TYPES; do
+	# shellcheck disable=SC2086 # "PPS CPU"
+	set -- ${CEIL[$type]}
+	echo "sluice-gen ceiling, $type on veth, no capture|$1 frames/s ($2 us CPU/frame)" >>"$HL"
+done
 for sink in $BENCH_SINKS; do
 	if [ "$sink" = slow ]; then types=$BENCH_SLOW_TYPES; else types=$BENCH_TYPES; fi
 	for type in $types; do
