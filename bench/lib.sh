@@ -58,6 +58,16 @@ bench_init() {
 	SLOW_BYTES=20000000
 }
 
+# bench_experiment NAME: bench_init, then the names of experiment NAME's
+# outputs: MD (report section), CSV (raw data), HL (headline lines).
+bench_experiment() {
+	bench_init || return 1
+	NAME=$1
+	MD=$BENCH_OUT/$NAME.md
+	CSV=$BENCH_OUT/$NAME.csv
+	HL=$BENCH_OUT/$NAME.headline
+}
+
 # bench_exit: what the EXIT trap of a script run alone does.
 bench_exit() {
 	if [ "${BENCH_OWN_NETNS:-0}" = 1 ]; then
@@ -222,6 +232,117 @@ ratio() {
 }
 
 # ---------------------------------------------------------------------
+# What the experiment scripts share around capture_run: the n/a section,
+# the live setup, the maximum lossless load search and table rows.
+# (loss.sh and menski.sh use them; writer.sh and erspan.sh can.)
+
+# bench_na_report NAME TITLE LABEL REASON: the report section and the
+# headline line of experiment NAME when it cannot run here.
+bench_na_report() {
+	printf '## %s\n\nn/a: %s.\n\n' "$2" "$4" >"$BENCH_OUT/$1.md"
+	printf '%s|n/a (%s)\n' "$3" "$4" >"$BENCH_OUT/$1.headline"
+}
+
+# live_na: why a live experiment cannot run here (nothing if it can).
+live_na() {
+	is_root || echo "needs root (network namespaces)"
+}
+
+# bench_live_setup: the tools and the namespaces of a live experiment.
+bench_live_setup() {
+	bench_build_tools && bench_netns
+}
+
+# is_lossless LOSS: true when LOSS (percent, from capture_run) is 0;
+# false for a broken run ("na", empty).
+is_lossless() {
+	awk -v l="$1" 'BEGIN { exit !(l != "na" && l != "" && l + 0 == 0) }'
+}
+
+# maxload_search FN "RATES" STEPS [ARGS...]: the maximum lossless load.
+# FN RATE PHASE ARGS... measures once at RATE frames/s and prints the
+# loss in percent ("na" when the run broke); PHASE is sweep or bisect.
+# First a sweep over RATES, then up to STEPS geometric bisection steps
+# (rounded to 1000 frames/s) between the highest lossless and the lowest
+# lossy rate; a broken bisection run counts as lossy.  Sets ML_LO (the
+# highest lossless rate, 0 if none), ML_HI (the lowest lossy one, "na"
+# if lossless at every rate) and ML_VALID (sweep runs that did not
+# break).
+maxload_search() {
+	_ms_fn=$1
+	_ms_rates=$2
+	_ms_steps=$3
+	shift 3
+	ML_LO=0
+	ML_VALID=0
+	_ms_hi=0
+	for _ms_r in $_ms_rates; do
+		_ms_l=$("$_ms_fn" "$_ms_r" sweep "$@")
+		if [ "$_ms_l" = na ] || [ -z "$_ms_l" ]; then
+			continue
+		fi
+		ML_VALID=$((ML_VALID + 1))
+		if is_lossless "$_ms_l"; then
+			[ "$_ms_r" -gt "$ML_LO" ] && ML_LO=$_ms_r
+		elif [ "$_ms_hi" = 0 ] || [ "$_ms_r" -lt "$_ms_hi" ]; then
+			_ms_hi=$_ms_r
+		fi
+	done
+	if [ "$_ms_hi" != 0 ] && [ "$ML_LO" -lt "$_ms_hi" ]; then
+		_ms_b=0
+		_ms_base=$ML_LO
+		[ "$_ms_base" = 0 ] && _ms_base=$((_ms_hi / 4))
+		while [ "$_ms_b" -lt "$_ms_steps" ]; do
+			_ms_m=$(awk -v a="$_ms_base" -v c="$_ms_hi" \
+			    'BEGIN { printf "%d", int(sqrt(a * c) / 1000) * 1000 }')
+			if [ "$_ms_m" -le "$_ms_base" ] || [ "$_ms_m" -ge "$_ms_hi" ]; then
+				break
+			fi
+			if is_lossless "$("$_ms_fn" "$_ms_m" bisect "$@")"; then
+				ML_LO=$_ms_m
+				_ms_base=$_ms_m
+			else
+				_ms_hi=$_ms_m
+			fi
+			_ms_b=$((_ms_b + 1))
+		done
+	fi
+	ML_HI=$_ms_hi
+	[ "$ML_HI" = 0 ] && ML_HI=na
+	return 0
+}
+
+# fmt_bracket LO HI: a maximum lossless load for a table: "A (< B)",
+# ">= A" (lossless at every rate tried), "< B" (lossy at every rate), or
+# "n/a" when there is none.
+fmt_bracket() {
+	if [ -z "$1" ]; then
+		echo "n/a"
+	elif [ "$2" = na ]; then
+		echo ">= $1"
+	elif [ "$1" = 0 ]; then
+		echo "< $2"
+	else
+		echo "$1 (< $2)"
+	fi
+}
+
+# md_head COLUMN...: the head of a Markdown table; md_row CELL...: a row.
+md_head() {
+	md_row "$@"
+	printf -- '|'
+	printf -- '---|%.0s' "$@"
+	echo
+}
+md_row() {
+	printf '|'
+	for _mr in "$@"; do
+		printf ' %s |' "$_mr"
+	done
+	echo
+}
+
+# ---------------------------------------------------------------------
 # The real HTTP trace (issue #6: "a real HTTP trace captured from a local
 # nginx under wrk").
 #
@@ -275,6 +396,7 @@ _http_trace_record() {
 	_ht_dir=$BENCH_SCRATCH/http
 	_ht_ng=
 	_ht_td=
+	# shellcheck disable=SC2317 # called from the traps
 	_ht_clean() {
 		[ -n "$_ht_td" ] && stop_pid "$_ht_td" INT 30
 		[ -n "$_ht_ng" ] && stop_pid "$_ht_ng" TERM 30
@@ -405,14 +527,21 @@ alive() {
 	[ -n "$_st" ] && [ "$_st" != Z ]
 }
 
+# wait_exit PID TRIES: wait up to TRIES * 0.1 s for PID to end; true if
+# it did.
+wait_exit() {
+	_we_i=0
+	while [ "$_we_i" -lt "$2" ] && alive "$1"; do
+		sleep 0.1
+		_we_i=$((_we_i + 1))
+	done
+	! alive "$1"
+}
+
 # stop_pid PID SIGNAL TRIES: signal, wait up to TRIES * 0.1 s, then KILL.
 stop_pid() {
 	kill "-$2" "$1" 2>/dev/null
-	_i=0
-	while [ "$_i" -lt "$3" ] && alive "$1"; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
+	wait_exit "$1" "$3"
 	if alive "$1"; then
 		kill -KILL "$1" 2>/dev/null
 	fi
@@ -422,6 +551,7 @@ stop_pid() {
 # packet_bound: true once a packet socket in NS_B is bound to VETH_B.
 packet_bound() {
 	_pb_if=$(ip netns exec "$NS_B" cat "/sys/class/net/$VETH_B/ifindex" 2>/dev/null)
+	# shellcheck disable=SC2016 # an awk program
 	[ -n "$_pb_if" ] &&
 	    ip netns exec "$NS_B" awk -v i="$_pb_if" \
 		'NR > 1 && $5 == i { f = 1 } END { exit !f }' /proc/net/packet
@@ -702,11 +832,7 @@ capture_run() {
 	fi
 	_target=$CR_SENT
 	if [ -n "$_bgpid" ]; then
-		_i=0
-		while [ "$_i" -lt 30 ] && alive "$_bgpid"; do
-			sleep 0.1
-			_i=$((_i + 1))
-		done
+		wait_exit "$_bgpid" 30
 		stop_pid "$_bgpid" INT 50
 		_bgsent=$(sed -n 's/.*: sent \([0-9]*\) frames.*/\1/p' "$_s/bg.err")
 		CR_BGSENT=${_bgsent:-na}
@@ -768,11 +894,7 @@ capture_run() {
 	# The consumers end at end of input: mbuffer may hold 100 MB for a
 	# 20 MB/s sink, so allow them a while (bounded).
 	for _p in "${_cons_pids[@]}"; do
-		_i=0
-		while [ "$_i" -lt 600 ] && alive "$_p"; do
-			sleep 0.1
-			_i=$((_i + 1))
-		done
+		wait_exit "$_p" 600
 		stop_pid "$_p" TERM 20
 	done
 

@@ -23,12 +23,8 @@
 # 0 = none), BENCH_SUSTAINED_TYPES.
 
 . "$(dirname "$0")/lib.sh"
-bench_init || exit 1
-NAME=loss
-MD=$BENCH_OUT/$NAME.md
-CSV=$BENCH_OUT/loss.csv
+bench_experiment loss || exit 1
 MAXCSV=$BENCH_OUT/maxload.csv
-HL=$BENCH_OUT/$NAME.headline
 
 if [ "$BENCH_MODE" = quick ]; then
 	: "${BENCH_TYPES:=fixed1518}"
@@ -83,17 +79,13 @@ pick() {	# pick SINK LIST
 	done
 }
 
-if ! is_root; then
-	{
-		echo "## Loss and maximum lossless load (Shimizu, Brown, Gulp)"
-		echo
-		echo "n/a: needs root (network namespaces); not run."
-	} >"$MD"
-	echo "loss|n/a (not root)" >"$HL"
+na=$(live_na)
+if [ -n "$na" ]; then
+	bench_na_report "$NAME" "Loss and maximum lossless load (Shimizu, Brown, Gulp)" \
+	    "loss" "$na"
 	exit 0
 fi
-bench_build_tools || exit 1
-bench_netns || exit 1
+bench_live_setup || exit 1
 # The real HTTP trace, replayed by sluice-gen --replay (lib.sh).
 case " $BENCH_TYPES $BENCH_SLOW_TYPES " in
 *" http-real "*)	bench_http_trace ;;
@@ -111,17 +103,18 @@ done
 echo "phase,type,sink,config,rate,seconds,sent,pps,got,loss_pct,td_captured,td_dropped" >"$CSV"
 echo "type,sink,config,max_lossless_pps,lowest_lossy_pps,ratio_to_stock,note" >"$MAXCSV"
 
-# one CONFIG SINK TYPE RATE SECONDS PHASE: a run, appended to the CSV;
-# prints the loss (or "na").
+# one RATE PHASE CONFIG SINK TYPE [SECONDS]: a run (of BENCH_BURST
+# seconds by default), appended to the CSV; prints the loss (or "na").
+# The measurement of maxload_search (lib.sh).
 one() {
-	capture_run "$1" "$2" "$3" "$4" "$5"
-	_rc=$?
-	if [ "$_rc" = 2 ]; then
+	_secs=${6:-$BENCH_BURST}
+	capture_run "$3" "$4" "$5" "$1" "$_secs"
+	if [ $? = 2 ]; then
 		echo na
 		return
 	fi
-	echo "$6,$3,$2,$1,$4,$5,$CR_SENT,$CR_PPS,$CR_GOT,$CR_LOSS,$CR_TDCAP,$CR_TDDROP" >>"$CSV"
-	log "$6 $3 $2 $1 rate=$4: sent $CR_SENT got $CR_GOT loss $CR_LOSS%"
+	echo "$2,$5,$4,$3,$1,$_secs,$CR_SENT,$CR_PPS,$CR_GOT,$CR_LOSS,$CR_TDCAP,$CR_TDDROP" >>"$CSV"
+	log "$2 $5 $4 $3 rate=$1: sent $CR_SENT got $CR_GOT loss $CR_LOSS%"
 	echo "$CR_LOSS"
 }
 
@@ -140,52 +133,19 @@ for sink in $BENCH_SINKS; do
 				echo "$type,$sink,$cfg,na,na,na,n/a: $na" >>"$MAXCSV"
 				continue
 			fi
-			lo=0
-			hi=0
-			valid=0
-			for r in $rates; do
-				l=$(one "$cfg" "$sink" "$type" "$r" "$BENCH_BURST" sweep)
-				if [ "$l" = na ] || [ -z "$l" ]; then
-					continue
-				fi
-				valid=$((valid + 1))
-				if awk -v l="$l" 'BEGIN { exit !(l + 0 == 0) }'; then
-					[ "$r" -gt "$lo" ] && lo=$r
-				elif [ "$hi" = 0 ] || [ "$r" -lt "$hi" ]; then
-					hi=$r
-				fi
-			done
-			# Bisection (geometric) between lo and hi.
+			maxload_search one "$rates" "$BENCH_BISECT" "$cfg" "$sink" "$type"
 			note=
-			if [ "$hi" != 0 ] && [ "$lo" -lt "$hi" ]; then
-				b=0
-				base=$lo
-				[ "$base" = 0 ] && base=$((hi / 4))
-				while [ "$b" -lt "$BENCH_BISECT" ]; do
-					m=$(awk -v a="$base" -v c="$hi" 'BEGIN { printf "%d", int(sqrt(a * c) / 1000) * 1000 }')
-					[ "$m" -le "$base" ] || [ "$m" -ge "$hi" ] && break
-					l=$(one "$cfg" "$sink" "$type" "$m" "$BENCH_BURST" bisect)
-					if [ "$l" != na ] && awk -v l="$l" 'BEGIN { exit !(l + 0 == 0) }'; then
-						lo=$m
-						base=$m
-					else
-						hi=$m
-					fi
-					b=$((b + 1))
-				done
-			fi
-			if [ "$valid" = 0 ]; then
+			if [ "$ML_VALID" = 0 ]; then
 				NOTE[$type,$sink,$cfg]="n/a: every run broke (see loss.log)"
 				echo "$type,$sink,$cfg,na,na,na,n/a: every run broke" >>"$MAXCSV"
 				continue
-			elif [ "$hi" = 0 ]; then
+			elif [ "$ML_HI" = na ]; then
 				note="lossless at every rate tried"
-				hi=na
-			elif [ "$lo" = 0 ]; then
+			elif [ "$ML_LO" = 0 ]; then
 				note="lossy at every rate tried"
 			fi
-			MAXL[$type,$sink,$cfg]=$lo
-			MAXH[$type,$sink,$cfg]=$hi
+			MAXL[$type,$sink,$cfg]=$ML_LO
+			MAXH[$type,$sink,$cfg]=$ML_HI
 			NOTE[$type,$sink,$cfg]=$note
 		done
 		for cfg in $BENCH_CONFIGS; do
@@ -203,7 +163,7 @@ if [ "$BENCH_SUSTAINED" != 0 ]; then
 			[ "$r" = 0 ] && continue
 			for cfg in $BENCH_CONFIGS; do
 				[ -n "$(config_na "$cfg")" ] && continue
-				one "$cfg" "$sink" "$type" "$r" "$BENCH_SUSTAINED" sustained >/dev/null
+				one "$r" sustained "$cfg" "$sink" "$type" "$BENCH_SUSTAINED" >/dev/null
 			done
 		done
 	done
@@ -244,17 +204,7 @@ done
 # ---------------------------------------------------------------------
 # Report section and headline.
 fmt_max() {
-	_l=${MAXL[$1]:-}
-	_h=${MAXH[$1]:-}
-	if [ -z "$_l" ]; then
-		echo "n/a"
-	elif [ "$_h" = na ]; then
-		echo ">= $_l"
-	elif [ "$_l" = 0 ]; then
-		echo "< $_h"
-	else
-		echo "$_l (< $_h)"
-	fi
+	fmt_bracket "${MAXL[$1]:-}" "${MAXH[$1]:-}"
 }
 {
 	echo "## Loss and maximum lossless load (Shimizu max lossless load; Brown; Gulp)"
@@ -280,23 +230,20 @@ fmt_max() {
 		if [ "$sink" = slow ]; then types=$BENCH_SLOW_TYPES; else types=$BENCH_TYPES; fi
 		echo "### Sink: $sink"
 		echo
-		printf '| config |'
-		for type in $types; do printf ' %s | ratio |' "$type"; done
-		echo
-		printf '|---|'
-		for type in $types; do printf -- '---|---|'; done
-		echo
+		cols=(config)
+		for type in $types; do cols+=("$type" ratio); done
+		md_head "${cols[@]}"
 		for cfg in $BENCH_CONFIGS; do
-			printf '| %s |' "$cfg"
+			cells=("$cfg")
 			for type in $types; do
 				if [ -z "${MAXL[$type,$sink,$cfg]:-}" ]; then
-					printf ' %s | |' "${NOTE[$type,$sink,$cfg]:-n/a}"
+					cells+=("${NOTE[$type,$sink,$cfg]:-n/a}" "")
 				else
-					printf ' %s | %s |' "$(fmt_max "$type,$sink,$cfg")" \
-					    "$(ratio_b "${MAXL[$type,$sink,$cfg]}" "${MAXH[$type,$sink,$cfg]}" "${MAXL[$type,$sink,stock]:-na}" "${MAXH[$type,$sink,stock]:-na}")"
+					cells+=("$(fmt_max "$type,$sink,$cfg")" \
+					    "$(ratio_b "${MAXL[$type,$sink,$cfg]}" "${MAXH[$type,$sink,$cfg]}" "${MAXL[$type,$sink,stock]:-na}" "${MAXH[$type,$sink,stock]:-na}")")
 				fi
 			done
-			echo
+			md_row "${cells[@]}"
 		done
 		echo
 		echo "![loss vs rate, $sink](loss-$sink.png)"
@@ -311,8 +258,7 @@ fmt_max() {
 	if [ "$BENCH_SUSTAINED" != 0 ]; then
 		echo "### Sustained ${BENCH_SUSTAINED}-s runs at stock's maximum lossless burst rate"
 		echo
-		echo "| type | sink | config | rate | sent | loss % | tcpdump captured/dropped |"
-		echo "|---|---|---|---|---|---|---|"
+		md_head type sink config rate sent "loss %" "tcpdump captured/dropped"
 		awk -F, '$1 == "sustained" { printf "| %s | %s | %s | %s | %s | %s | %s/%s |\n", $2, $3, $4, $5, $7, $10, $11, $12 }' "$CSV"
 		echo
 	fi
@@ -327,12 +273,10 @@ fmt_max() {
 	echo "receive path, which runs in its context).  A capture attached costs the"
 	echo "sender more CPU per frame, so with one the ceiling is lower."
 	echo
-	echo "| type | frames/s | CPU us/frame |"
-	echo "|---|---|---|"
+	md_head type frames/s "CPU us/frame"
 	for type in $BENCH_CEILING_TYPES; do
 		# shellcheck disable=SC2086 # "PPS CPU"
-		set -- ${CEIL[$type]}
-		echo "| $type | $1 | $2 |"
+		md_row "$type" ${CEIL[$type]}
 	done
 	slow_runs=$(awk -F, 'NR > 1 && $8 != "na" && $8 < 0.95 * $5 { n++ } END { print n + 0 }' "$CSV")
 	echo

@@ -20,11 +20,7 @@
 # min-max.
 
 . "$(dirname "$0")/lib.sh"
-bench_init || exit 1
-NAME=menski
-MD=$BENCH_OUT/$NAME.md
-CSV=$BENCH_OUT/menski.csv
-HL=$BENCH_OUT/$NAME.headline
+bench_experiment menski || exit 1
 
 if [ "$BENCH_MODE" = quick ]; then
 	: "${MENSKI_REPS:=1}"
@@ -67,17 +63,12 @@ menski_paper() {
 	esac
 }
 
-if ! is_root; then
-	{
-		echo "## Menski's six configurations (seed 000)"
-		echo
-		echo "n/a: needs root (network namespaces); not run."
-	} >"$MD"
-	echo "menski|n/a (not root)" >"$HL"
+na=$(live_na)
+if [ -n "$na" ]; then
+	bench_na_report "$NAME" "Menski's six configurations (seed 000)" menski "$na"
 	exit 0
 fi
-bench_build_tools || exit 1
-bench_netns || exit 1
+bench_live_setup || exit 1
 
 echo "config,tcpdump,rep,get_sent,bg_sent,got,drop_pct,td_captured,td_dropped" >"$CSV"
 # The base settings of capture_run are -s 65535 -B 2048; CARGS come
@@ -113,8 +104,7 @@ declare -A MED
 	echo "GET frames sent but not in the file.  Median (min-max) of $MENSKI_REPS run(s)."
 	echo "Menski's column: tcpdump 4.3.0 on a loaded nginx, median of 7 runs."
 	echo
-	echo "| # | configuration | stock drop % | ours drop % | ours/stock | Menski 2016 drop % |"
-	echo "|---|---|---|---|---|---|"
+	md_head "#" configuration "stock drop %" "ours drop %" ours/stock "Menski 2016 drop %"
 	for c in 1 2 3 4 5 6; do
 		# shellcheck disable=SC2046 # "MEDIAN MIN MAX N"
 		set -- $(col "$c" stock 7 | stats)
@@ -124,7 +114,8 @@ declare -A MED
 		o_m=$1 o_fmt=$(fmt_spread "$1" "$2" "$3")
 		MED[$c,stock]=$s_m
 		MED[$c,ours]=$o_m
-		echo "| $c | \`$(cfg_label "$c")\` | $s_fmt | $o_fmt | $(ratio "$o_m" "$s_m") | $(menski_paper "$c") |"
+		md_row "$c" "\`$(cfg_label "$c")\`" "$s_fmt" "$o_fmt" \
+		    "$(ratio "$o_m" "$s_m")" "$(menski_paper "$c")"
 	done
 	echo
 	echo "Filters: host/port = \`$HOST_FILTER\`; GET = \`$GET_FILTER\`."

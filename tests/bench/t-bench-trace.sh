@@ -43,7 +43,7 @@ else
 	t_ok "its namespace sluice-h-$pid is removed"
 fi
 t_expect_eq "no nginx of its own is left running" 0 \
-    "$(ps -eo args | grep -c "[/]scratch/http/nginx.conf")"
+    "$(pgrep -c -f -- "$TMPDIR/scratch/http/nginx.conf")"
 t_check "its scratch dir is removed" test ! -e "$TMPDIR/scratch/http"
 
 "$TCPDUMP" -e -nr "$trace" >"$TMPDIR/trace.txt" 2>/dev/null

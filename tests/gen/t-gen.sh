@@ -303,7 +303,7 @@ a0001f90000d123468656c6c6f"
 {
 	hexbin "$PCAP_HDR"
 	for f in "$LO_DATA" "$LO_SYN" "$LO_ARP" "$LO_RST" "$LO_UDP"; do
-		pcap_rec "$(echo $f)"
+		pcap_rec "$f"
 	done
 } >"$TMPDIR/lo.pcap"
 t_expect_eq "replay: the crafted loopback trace has 5 frames" 5 \
@@ -366,11 +366,11 @@ replay_err "replay: missing file" "cannot open $TMPDIR/none.pcap" \
     "$TMPDIR/none.pcap"
 printf 'not a capture file, not at all\n' >"$TMPDIR/junk2.pcap"
 replay_err "replay: not a pcap file" "not a pcap file" "$TMPDIR/junk2.pcap"
-{ hexbin "$PCAP_HDR"; pcap_rec "$(echo $LO_ARP)"; } >"$TMPDIR/arp.pcap"
+{ hexbin "$PCAP_HDR"; pcap_rec "$LO_ARP"; } >"$TMPDIR/arp.pcap"
 replay_err "replay: nothing that can carry a number" \
     "none of its 1 frames is IPv4 TCP or UDP" "$TMPDIR/arp.pcap"
 { hexbin "d4c3b2a1 0200 0400 00000000 00000000 ffff0000 65000000"
-  pcap_rec "$(echo $LO_ARP)"; } >"$TMPDIR/raw.pcap"
+  pcap_rec "$LO_ARP"; } >"$TMPDIR/raw.pcap"
 replay_err "replay: not Ethernet" "link type 101, replay needs Ethernet" \
     "$TMPDIR/raw.pcap"
 head -c $((24 + 16 + 40)) "$TMPDIR/lo.pcap" >"$TMPDIR/lo-cut.pcap"
