@@ -51,6 +51,11 @@ bench_init() {
 	SLOWSINK=$BENCH_TOOLS/slowsink
 	CODECBENCH=$BENCH_TOOLS/codecbench
 
+	# Sending threads of sluice-gen (--threads): each costs a core at
+	# full speed, and on 2 cores the capture needs the other one.
+	: "${BENCH_GEN_THREADS:=$(( $(nproc) >= 4 ? 2 : 1 ))}"
+	export BENCH_GEN_THREADS
+
 	# The capture settings of issue #6 and the slow disk.
 	SNAP=65535
 	BUFKB=2048
@@ -134,7 +139,7 @@ peer_version() {
 bench_build_tools() {
 	_g=$SLUICE_SRCDIR/tests/gen
 	if [ ! -x "$GEN" ]; then
-		$CC -O2 -o "$GEN" "$_g/sluice-gen.c" "$_g/erspan-craft.c" ||
+		$CC -O2 -pthread -o "$GEN" "$_g/sluice-gen.c" "$_g/erspan-craft.c" ||
 		    return 1
 	fi
 	if [ ! -x "$SLOWSINK" ]; then
@@ -613,9 +618,10 @@ gen_ceiling() {
 	_gc_cpu=na
 	_gc_k=0
 	while [ "$_gc_k" -lt "${2:-2}" ]; do
-		cmdlog "ip netns exec $NS_A $GEN --type $1 --duration 1 --iface $VETH_A"
+		cmdlog "ip netns exec $NS_A $GEN --type $1 --duration 1 --threads $BENCH_GEN_THREADS --iface $VETH_A"
 		_gc_t=$( { TIMEFORMAT='%U %S'; time ip netns exec "$NS_A" "$GEN" \
-		    --type "$1" --duration 1 --iface "$VETH_A" \
+		    --type "$1" --duration 1 --threads "$BENCH_GEN_THREADS" \
+		    --iface "$VETH_A" \
 		    2>"$BENCH_SCRATCH/ceil.err"; } 2>&1)
 		_gc_n=$(sed -n 's/.*: sent \([0-9]*\) frames.*/\1/p' "$BENCH_SCRATCH/ceil.err")
 		_gc_p=$(sed -n 's/.*s: \([0-9]*\) pps.*/\1/p' "$BENCH_SCRATCH/ceil.err")
@@ -809,7 +815,7 @@ capture_run() {
 
 	_rx0=$(rx_packets)
 	_count=$(awk -v r="$_rate" -v s="$_secs" 'BEGIN { printf "%d", r * s }')
-	cmdlog "ip netns exec $NS_A $GEN ${GENF[*]} --count $_count --rate $_rate --seed 7 ${CR_GEN_ARGS:-}${CR_GEN_ARGS:+ }--iface $VETH_A"
+	cmdlog "ip netns exec $NS_A $GEN ${GENF[*]} --count $_count --rate $_rate --seed 7 --threads $BENCH_GEN_THREADS ${CR_GEN_ARGS:-}${CR_GEN_ARGS:+ }--iface $VETH_A"
 	_bgpid=
 	if [ -n "${CR_BG:-}" ]; then
 		# shellcheck disable=SC2086 # "TYPE RATE"
@@ -822,7 +828,8 @@ capture_run() {
 	fi
 	# shellcheck disable=SC2086 # options
 	ip netns exec "$NS_A" "$GEN" "${GENF[@]}" --count "$_count" \
-	    --rate "$_rate" --seed 7 ${CR_GEN_ARGS:-} --iface "$VETH_A" \
+	    --rate "$_rate" --seed 7 --threads "$BENCH_GEN_THREADS" \
+	    ${CR_GEN_ARGS:-} --iface "$VETH_A" \
 	    2>"$_s/gen.err"
 	CR_SENT=$(sed -n 's/.*: sent \([0-9]*\) frames.*/\1/p' "$_s/gen.err")
 	CR_PPS=$(sed -n 's/.*s: \([0-9]*\) pps.*/\1/p' "$_s/gen.err")

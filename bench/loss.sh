@@ -268,7 +268,8 @@ fmt_max() {
 	broke=$(awk -F, 'NR > 1 && ($9 == "na" || $7 == "na") { n++ } END { print n + 0 }' "$CSV")
 	echo "### Generator ceiling"
 	echo
-	echo "sluice-gen unpaced for 1 s on the veth pair, no capture attached, best of"
+	echo "sluice-gen unpaced for 1 s on the veth pair with $BENCH_GEN_THREADS sending thread(s)"
+	echo "(BENCH_GEN_THREADS, as in every run here), no capture attached, best of"
 	echo "2 (sendmmsg, batches of 64; the sender's CPU time includes the veth"
 	echo "receive path, which runs in its context).  A capture attached costs the"
 	echo "sender more CPU per frame, so with one the ceiling is lower."
@@ -295,7 +296,7 @@ fmt_max() {
 for type in $BENCH_CEILING_TYPES; do
 	# shellcheck disable=SC2086 # "PPS CPU"
 	set -- ${CEIL[$type]}
-	echo "sluice-gen ceiling, $type on veth, no capture|$1 frames/s ($2 us CPU/frame)" >>"$HL"
+	echo "sluice-gen ceiling, $type on veth, no capture|$1 frames/s ($2 us CPU/frame, $BENCH_GEN_THREADS thread(s))" >>"$HL"
 done
 for sink in $BENCH_SINKS; do
 	if [ "$sink" = slow ]; then types=$BENCH_SLOW_TYPES; else types=$BENCH_TYPES; fi

@@ -49,6 +49,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -146,7 +147,7 @@ usage(FILE *f)
 "                  [--erspan TYPE [--erspan-session ID]] --out FILE\n"
 "       " PROG " --type TYPE {--count N | --duration S} [--rate PPS] [--seed S]\n"
 "                  [--seq-start N] [--src-mac MAC] [--dst-mac MAC] [--vlan ID]\n"
-"                  [--erspan TYPE [--erspan-session ID]] --iface IF\n"
+"                  [--erspan TYPE [--erspan-session ID]] [--threads N] --iface IF\n"
 "       " PROG " --replay FILE ... (as above, in place of --type)\n"
 "\n"
 "  --type TYPE      frame type (below)\n"
@@ -171,6 +172,10 @@ usage(FILE *f)
 "                   ERSPAN session ID, 0-1023 (default 1; types 2, 3)\n"
 "  --out FILE       write a pcap file (\"-\" = standard output)\n"
 "  --iface IF       send on interface IF (AF_PACKET, needs CAP_NET_RAW)\n"
+"  --threads N      with --iface: N sending threads (1-64, default 1), each\n"
+"                   its own socket, every N-th number and 1/N of the rate;\n"
+"                   more frames/s where cores are free (frames then arrive\n"
+"                   interleaved, and random ones differ from --out's)\n"
 "\n"
 "Types:\n");
 	for (i = 0; i < N_FRAME_TYPES; i++)
@@ -1114,43 +1119,64 @@ on_signal(int sig)
 	stop_requested = 1;
 }
 
-static int
-send_frames(struct gen *g, const char *ifname, uint64_t count,
-    double duration, uint64_t rate, uint32_t seq0)
+/*
+ * One sender (--threads): its own socket, buffers and copy of the frame
+ * state, sending sequence numbers first, first + stride, first + 2 *
+ * stride...  One sending thread costs about as much kernel CPU per frame
+ * as its frames do (see bench/README), so on a machine with cores to
+ * spare more threads offer more frames per second.
+ */
+struct sender {
+	pthread_t tid;
+	struct gen g;
+	const char *ifname;
+	unsigned int ifindex;
+	uint64_t count;		/* frames of this sender */
+	double duration;
+	uint64_t rate;		/* this sender's share */
+	uint32_t first, stride;
+	uint64_t sent, bytes;	/* results */
+	uint64_t t0, t1;	/* start and end, now_ns() */
+	int ret;
+	int running;		/* a thread was started */
+};
+
+static void *
+sender_run(void *arg)
 {
+	struct sender *sd = arg;
+	struct gen *g = &sd->g;
+	const char *ifname = sd->ifname;
+	uint64_t count = sd->count, rate = sd->rate;
 	struct sockaddr_ll sll;
 	struct mmsghdr msgs[BATCH_MAX];
 	struct iovec iov[BATCH_MAX];
 	unsigned char *bufs;
 	uint64_t start, now, end_t, sent, bytes, due, next, stalled_since;
-	unsigned int ifindex, pending, first, i, n;
+	unsigned int pending, first, i, n;
 	int fd, r, sndbuf, ret;
-	double el;
 
 	ret = -1;
-	ifindex = if_nametoindex(ifname);
-	if (ifindex == 0) {
-		fprintf(stderr, PROG ": interface %s: %s\n", ifname,
-		    strerror(errno));
-		return (-1);
-	}
+	sd->t0 = sd->t1 = now_ns();
 	/* Protocol 0: a send-only socket, it never queues received frames. */
 	fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (fd < 0) {
 		fprintf(stderr, PROG ": socket(AF_PACKET): %s%s\n",
 		    strerror(errno), errno == EPERM ?
 		    " (needs root or CAP_NET_RAW)" : "");
-		return (-1);
+		sd->ret = -1;
+		return (NULL);
 	}
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
-	sll.sll_ifindex = (int)ifindex;
+	sll.sll_ifindex = (int)sd->ifindex;
 	sll.sll_protocol = 0;
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
 		fprintf(stderr, PROG ": bind to %s: %s\n", ifname,
 		    strerror(errno));
 		close(fd);
-		return (-1);
+		sd->ret = -1;
+		return (NULL);
 	}
 	/*
 	 * A deeper socket send buffer lets a whole batch be queued while
@@ -1166,7 +1192,8 @@ send_frames(struct gen *g, const char *ifname, uint64_t count,
 	if (bufs == NULL) {
 		fprintf(stderr, PROG ": out of memory\n");
 		close(fd);
-		return (-1);
+		sd->ret = -1;
+		return (NULL);
 	}
 	memset(msgs, 0, sizeof(msgs));
 	for (i = 0; i < BATCH_MAX; i++) {
@@ -1181,7 +1208,9 @@ send_frames(struct gen *g, const char *ifname, uint64_t count,
 	first = 0;
 	stalled_since = 0;
 	start = now_ns();
-	end_t = duration > 0 ? start + (uint64_t)(duration * 1e9) : UINT64_MAX;
+	sd->t0 = start;
+	end_t = sd->duration > 0 ? start + (uint64_t)(sd->duration * 1e9) :
+	    UINT64_MAX;
 	for (;;) {
 		if (stop_requested)
 			break;
@@ -1211,8 +1240,8 @@ send_frames(struct gen *g, const char *ifname, uint64_t count,
 					n = (unsigned int)(due - sent);
 			}
 			for (i = 0; i < n; i++) {
-				iov[i].iov_len = build_frame(g,
-				    seq0 + (uint32_t)(sent + i),
+				iov[i].iov_len = build_frame(g, sd->first +
+				    (uint32_t)((sent + i) * sd->stride),
 				    iov[i].iov_base);
 				if (iov[i].iov_len == 0) {
 					fprintf(stderr, PROG ": internal error building a frame\n");
@@ -1258,14 +1287,106 @@ send_frames(struct gen *g, const char *ifname, uint64_t count,
 	}
 	ret = 0;
 done:
-	el = (double)(now_ns() - start) / 1e9;
-	fprintf(stderr, PROG ": sent %llu frames (%llu bytes) on %s in %.3f s: %.0f pps, %.1f Mbit/s%s\n",
+	sd->t1 = now_ns();
+	sd->sent = sent;
+	sd->bytes = bytes;
+	sd->ret = ret;
+	free(bufs);
+	close(fd);
+	return (NULL);
+}
+
+/*
+ * Send "count" frames (or for "duration" seconds) at "rate" with
+ * "nsend" senders: sender k sends the numbers seq0 + k, seq0 + k +
+ * nsend... at rate / nsend.  Prints one report for all of them.
+ */
+static int
+send_frames(struct gen *g, const char *ifname, uint64_t count,
+    double duration, uint64_t rate, uint32_t seq0, unsigned int nsend)
+{
+	struct sender *sd;
+	uint64_t t0, t1, sent, bytes;
+	unsigned int ifindex, k;
+	int ret, e;
+	double el;
+
+	ifindex = if_nametoindex(ifname);
+	if (ifindex == 0) {
+		fprintf(stderr, PROG ": interface %s: %s\n", ifname,
+		    strerror(errno));
+		return (-1);
+	}
+	sd = calloc(nsend, sizeof(*sd));
+	if (sd == NULL) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return (-1);
+	}
+	for (k = 0; k < nsend; k++) {
+		sd[k].g = *g;
+		/* Random frames: each sender its own stream. */
+		if (k > 0)
+			sd[k].g.rng = rng_seed(g->rng + k);
+		sd[k].ifname = ifname;
+		sd[k].ifindex = ifindex;
+		sd[k].count = count / nsend + (k < count % nsend ? 1 : 0);
+		sd[k].duration = duration;
+		sd[k].rate = rate / nsend + (k < rate % nsend ? 1 : 0);
+		sd[k].first = seq0 + k;
+		sd[k].stride = nsend;
+		sd[k].ret = -1;
+	}
+	ret = 0;
+	if (nsend == 1)
+		(void)sender_run(&sd[0]);
+	else {
+		for (k = 0; k < nsend; k++) {
+			/* A sender without frames (count < nsend) stays out. */
+			if (sd[k].count == 0) {
+				sd[k].ret = 0;
+				continue;
+			}
+			e = pthread_create(&sd[k].tid, NULL, sender_run, &sd[k]);
+			if (e != 0) {
+				fprintf(stderr, PROG ": cannot start sender %u: %s\n",
+				    k, strerror(e));
+				ret = -1;
+				stop_requested = 1;
+				break;
+			}
+			sd[k].running = 1;
+		}
+		for (k = 0; k < nsend; k++)
+			if (sd[k].running)
+				(void)pthread_join(sd[k].tid, NULL);
+			else if (sd[k].count != 0)
+				sd[k].ret = -1;
+	}
+	t0 = UINT64_MAX;
+	t1 = 0;
+	sent = bytes = 0;
+	for (k = 0; k < nsend; k++) {
+		if (sd[k].ret != 0)
+			ret = -1;
+		if (sd[k].count == 0)
+			continue;
+		sent += sd[k].sent;
+		bytes += sd[k].bytes;
+		if (sd[k].t0 < t0)
+			t0 = sd[k].t0;
+		if (sd[k].t1 > t1)
+			t1 = sd[k].t1;
+	}
+	el = t1 > t0 ? (double)(t1 - t0) / 1e9 : 0.0;
+	fprintf(stderr, PROG ": sent %llu frames (%llu bytes) on %s in %.3f s: %.0f pps, %.1f Mbit/s%s",
 	    (unsigned long long)sent, (unsigned long long)bytes, ifname, el,
 	    el > 0 ? (double)sent / el : 0.0,
 	    el > 0 ? (double)bytes * 8 / el / 1e6 : 0.0,
 	    stop_requested ? " (interrupted)" : "");
-	free(bufs);
-	close(fd);
+	if (nsend > 1)
+		fprintf(stderr, " by %u senders", nsend);
+	fprintf(stderr, "\n");
+	free(sd);
 	return (ret);
 }
 
@@ -1275,6 +1396,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "type",	required_argument,	NULL, 't' },
 		{ "replay",	required_argument,	NULL, 'R' },
+		{ "threads",	required_argument,	NULL, 'T' },
 		{ "count",	required_argument,	NULL, 'c' },
 		{ "duration",	required_argument,	NULL, 'd' },
 		{ "rate",	required_argument,	NULL, 'r' },
@@ -1295,6 +1417,7 @@ main(int argc, char **argv)
 	static const unsigned char def_dst[6] = { 2, 0, 0, 0, 0, 2 };
 	const char *type_name = NULL, *out = NULL, *iface = NULL;
 	const char *replay = NULL;
+	unsigned int nsend = 1;
 	uint64_t count = 0, rate = 0, seed = 1, seq0 = 0, v;
 	double duration = 0;
 	int have_count = 0, have_duration = 0, have_session = 0, c, ti = -1;
@@ -1315,6 +1438,11 @@ main(int argc, char **argv)
 			break;
 		case 'R':
 			replay = optarg;
+			break;
+		case 'T':
+			if (parse_u64(optarg, 0, &v) != 0 || v < 1 || v > 64)
+				bad_usage("invalid --threads '%s' (1-64)", optarg);
+			nsend = (unsigned int)v;
 			break;
 		case 'c':
 			if (parse_u64(optarg, 1, &count) != 0)
@@ -1404,6 +1532,8 @@ main(int argc, char **argv)
 		bad_usage("%s", "--out needs --count");
 	if (out != NULL && have_duration)
 		bad_usage("%s", "--duration applies to --iface only");
+	if (out != NULL && nsend != 1)
+		bad_usage("%s", "--threads applies to --iface only");
 	if (iface != NULL && !have_count && !have_duration)
 		bad_usage("%s", "--iface needs --count or --duration (or both)");
 	if (have_count && count == 0)
@@ -1440,5 +1570,5 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	return (send_frames(&g, iface, count, duration, rate,
-	    (uint32_t)seq0) == 0 ? 0 : 1);
+	    (uint32_t)seq0, nsend) == 0 ? 0 : 1);
 }

@@ -15,7 +15,7 @@ CHK=$TMPDIR/sluice-seqcheck
 SINK=$TMPDIR/slowsink
 
 # shellcheck disable=SC2086
-if ! $CC $CFLAGS -o "$GEN" "$d/sluice-gen.c" "$d/erspan-craft.c"; then
+if ! $CC $CFLAGS -pthread -o "$GEN" "$d/sluice-gen.c" "$d/erspan-craft.c"; then
 	t_fail "build sluice-gen"
 	t_done
 fi
@@ -410,6 +410,10 @@ usage_err() {
 usage_err "gen: no arguments" "--type is required" "$GEN"
 usage_err "gen: --type and --replay" "not both" \
     "$GEN" --type fixed64 --replay "$TMPDIR/lo.pcap" --count 1 --out "$TMPDIR/x.pcap"
+usage_err "gen: --threads 0" "invalid --threads '0' (1-64)" \
+    "$GEN" --type fixed64 --threads 0 --count 1 --iface lo
+usage_err "gen: --threads with --out" "--threads applies to --iface only" \
+    "$GEN" --type fixed64 --threads 2 --count 1 --out "$TMPDIR/x.pcap"
 usage_err "gen: --vlan with --replay" "--vlan does not apply to --replay" \
     "$GEN" --replay "$TMPDIR/lo.pcap" --vlan 5 --count 1 --out "$TMPDIR/x.pcap"
 usage_err "gen: unknown type" "unknown --type 'jumbo'" \
