@@ -380,11 +380,12 @@ bench_http_trace() {
 		HTTP_TRACE_NA="nginx or wrk not installed (build-aux/sluice-deps)"
 	fi
 	if [ -z "$HTTP_TRACE_NA" ]; then
+		# A run of its own next to this one may record too.
 		mkdir -p "$(dirname "$HTTP_TRACE")" &&
-		    ( _http_trace_record "$HTTP_TRACE.new" ) &&
-		    mv "$HTTP_TRACE.new" "$HTTP_TRACE" ||
+		    ( _http_trace_record "$HTTP_TRACE.$$" ) &&
+		    mv "$HTTP_TRACE.$$" "$HTTP_TRACE" ||
 		    HTTP_TRACE_NA="recording it failed (see the experiment's log)"
-		rm -f "$HTTP_TRACE.new"
+		rm -f "$HTTP_TRACE.$$"
 	fi
 	if [ -n "$HTTP_TRACE_NA" ]; then
 		HTTP_TRACE=
