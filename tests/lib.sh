@@ -102,7 +102,7 @@ build_traffic_tools() {
 	GEN=$TMPDIR/sluice-gen
 	CHK=$TMPDIR/sluice-seqcheck
 	# shellcheck disable=SC2086
-	if ! $CC $CFLAGS -o "$GEN" "$_g/sluice-gen.c" "$_g/erspan-craft.c" ||
+	if ! $CC $CFLAGS -pthread -o "$GEN" "$_g/sluice-gen.c" "$_g/erspan-craft.c" ||
 	    ! build_c "$CHK" "$_g/sluice-seqcheck.c"; then
 		t_fail "build sluice-gen and sluice-seqcheck"
 		t_done
