@@ -252,13 +252,10 @@ cpu_run() {
 		: "${_prev:=-1}"
 	done
 	kill -INT "$_tpid" 2>/dev/null
+	# perf ends with its tcpdump, erspan-decap at end of input: wait
+	# for them (signal 0 sends nothing), 20 s at most.
 	for _p in $_cpid $_dpid; do
-		_i=0
-		while [ "$_i" -lt 200 ] && alive "$_p"; do
-			sleep 0.1
-			_i=$((_i + 1))
-		done
-		stop_pid "$_p" TERM 20
+		stop_pid "$_p" 0 200
 	done
 
 	CPU_RECV=$(td_count "$_s/cpu.err" "received by filter")
