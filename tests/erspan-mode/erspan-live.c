@@ -2,14 +2,14 @@
  * erspan-live -- capture in ERSPAN mode as an application that may
  * never call pcap_setfilter() does.
  *
- * usage: erspan-live [-b] [-e SESSION] [-f FILTER] IFACE OUT.pcap COUNT SECONDS
+ * usage: erspan-live [-b DLT] [-e SESSION] [-f FILTER] IFACE OUT.pcap COUNT SECONDS
  *
  * Opens IFACE in non-blocking mode (libpcap 1.10 keeps polling after
  * a timeout), switches it to DLT_ERSPAN and then:
  *	-e SESSION	calls pcap_set_erspan_session(SESSION);
  *	-f FILTER	compiles FILTER (which may be empty) and sets it;
- *	-b		switches back to DLT_EN10MB (the capture is then
- *			an ordinary one);
+ *	-b DLT		switches to DLT (EN10MB or DOCSIS: the capture is
+ *			then an ordinary one);
  * prints "ready" on stderr, then writes every frame it is given to
  * OUT.pcap until COUNT frames were delivered and nothing more arrived
  * for one second, or SECONDS have passed.  Then it prints
@@ -40,7 +40,7 @@ now(void)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: erspan-live [-b] [-e SESSION] [-f FILTER] "
+	fprintf(stderr, "usage: erspan-live [-b DLT] [-e SESSION] [-f FILTER] "
 	    "IFACE OUT.pcap COUNT SECONDS\n");
 	exit(1);
 }
@@ -59,12 +59,14 @@ main(int argc, char **argv)
 	struct timespec pause = { 0, 10000000 };	/* 10 ms */
 	double start, last;
 	const char *filter = NULL;
-	int r, secs, ch, back = 0, session = -1;
+	int r, secs, ch, back = -1, session = -1;
 
-	while ((ch = getopt(argc, argv, "be:f:")) != -1) {
+	while ((ch = getopt(argc, argv, "b:e:f:")) != -1) {
 		switch (ch) {
 		case 'b':
-			back = 1;
+			back = pcap_datalink_name_to_val(optarg);
+			if (back < 0)
+				usage();
 			break;
 		case 'e':
 			session = atoi(optarg);
@@ -95,7 +97,7 @@ main(int argc, char **argv)
 	    (filter != NULL &&
 	    (pcap_compile(p, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) != 0 ||
 	    pcap_setfilter(p, &prog) != 0)) ||
-	    (back && pcap_set_datalink(p, DLT_EN10MB) != 0)) {
+	    (back >= 0 && pcap_set_datalink(p, back) != 0)) {
 		fprintf(stderr, "erspan-live: %s\n", pcap_geterr(p));
 		return (1);
 	}

@@ -231,14 +231,19 @@ fi
 
 # Leaving the mode removes its filter: everything arrives again (this
 # also shows that the counts above come from the kernel filter).
-if live_run back 4340 -b; then
+if live_run back 4340 -b EN10MB; then
 	t_expect_eq "back to EN10MB: all 4340 frames reach user space" \
 	    "delivered 4340 malformed 0 recv 4340" "$(cat "$TMPDIR/back.out")"
+fi
+# DOCSIS is selected without the capture module (pcap_set_datalink()).
+if live_run docsis 4340 -b DOCSIS; then
+	t_expect_eq "on to DOCSIS: all 4340 frames reach user space" \
+	    "delivered 4340 malformed 0 recv 4340" "$(cat "$TMPDIR/docsis.out")"
 fi
 
 # ... but not a filter the application set: compiled in ERSPAN mode,
 # "tcp port 80" keeps the outer frames of B and D.
-if live_run backfilter 40 -f 'tcp port 80' -b; then
+if live_run backfilter 40 -f 'tcp port 80' -b EN10MB; then
 	t_expect_eq "back to EN10MB: the application's filter stays" \
 	    "delivered 40 malformed 0 recv 40" "$(cat "$TMPDIR/backfilter.out")"
 fi
