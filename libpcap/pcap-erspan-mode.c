@@ -17,17 +17,116 @@
  *
  * Frames that are not ERSPAN, or that the decapsulator refuses, are
  * dropped and counted (pcap_erspan_stats()): on a live capture, those
- * that reach user space (no filter set yet, or the filter could not be
- * put in the kernel); in a savefile, all of them, since every record
- * is checked before the filter runs.
+ * that reach user space, which only a program compiled for another
+ * link-layer type lets through; in a savefile, all of them, since
+ * every record is checked before the filter runs.
+ *
+ * A live handle never waits for the application's filter to keep the
+ * rest out of the kernel's copy: selecting the mode attaches the
+ * program of an empty expression, which admits ERSPAN only
+ * (pcapint_erspan_set_mode()).
  */
 
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
 
+#include <string.h>
+
 #include "pcap-int.h"
 #include "pcap-erspan.h"
+
+/*
+ * Whether the filter in place is the program ERSPAN mode attaches by
+ * itself, that of an empty expression for the handle's current
+ * link-layer type and session: 1 if so, 0 if not (or if there is no
+ * filter), -1 on an error.  Comparing the programs, rather than
+ * remembering who set the filter, needs no hook in pcap_setfilter(),
+ * and an application that set an empty filter itself means the same.
+ */
+static int
+erspan_own_filter(pcap_t *p)
+{
+	struct bpf_program prog;
+	int same;
+
+	if (p->fcode.bf_insns == NULL)
+		return (0);
+	if (pcap_compile(p, &prog, "", 1, PCAP_NETMASK_UNKNOWN) == -1)
+		return (-1);
+	same = prog.bf_len == p->fcode.bf_len &&
+	    memcmp(prog.bf_insns, p->fcode.bf_insns,
+	    prog.bf_len * sizeof(*prog.bf_insns)) == 0;
+	pcap_freecode(&prog);
+	return (same);
+}
+
+/*
+ * Put the program of an empty expression for the handle's current
+ * link-layer type in place.  In ERSPAN mode it admits ERSPAN only.
+ */
+static int
+erspan_set_empty_filter(pcap_t *p)
+{
+	struct bpf_program prog;
+	int status;
+
+	if (pcap_compile(p, &prog, "", 1, PCAP_NETMASK_UNKNOWN) == -1)
+		return (-1);
+	status = pcap_setfilter(p, &prog);
+	pcap_freecode(&prog);
+	return (status);
+}
+
+/*
+ * Called by a capture module that can filter in the kernel when the
+ * application switches the link-layer type of a live handle to "dlt",
+ * before the module records the new type.  Returns 0, or -1 with the
+ * error in p->errbuf and the handle left as it was.
+ */
+int
+pcapint_erspan_set_mode(pcap_t *p, int dlt)
+{
+	int old = p->linktype;
+	int own;
+
+	if (dlt == old)
+		return (0);
+
+	if (dlt == DLT_ERSPAN) {
+		/*
+		 * Until the application sets a filter, if it ever does,
+		 * the kernel would copy every frame on the device to
+		 * user space only for it to be dropped here.  A filter
+		 * set before was compiled for the outer frames and
+		 * would let other traffic in; it is replaced too.
+		 */
+		p->linktype = DLT_ERSPAN;
+		if (erspan_set_empty_filter(p) == -1) {
+			p->linktype = old;
+			return (-1);
+		}
+		return (0);
+	}
+	if (old != DLT_ERSPAN)
+		return (0);
+
+	/*
+	 * Leaving the mode: the program it attached would go on keeping
+	 * only ERSPAN, so it gives way to an empty filter for the new
+	 * type.  A filter the application set stays, as on any change
+	 * of link-layer type.
+	 */
+	own = erspan_own_filter(p);
+	if (own <= 0)
+		return (own);
+	p->linktype = dlt;
+	if (erspan_set_empty_filter(p) == -1) {
+		p->linktype = old;
+		return (-1);
+	}
+	return (0);
+}
 
 int
 pcapint_erspan_check(pcap_t *p, const struct pcap_pkthdr *h,
@@ -96,11 +195,23 @@ pcapint_erspan_ring_margin(pcap_t *p)
 int
 pcap_set_erspan_session(pcap_t *p, int session)
 {
+	int own = 0;
+
 	if (session > PCAPINT_ERSPAN_MAX_SESSION) {
 		snprintf(p->errbuf, PCAP_ERRBUF_SIZE,
 		    "ERSPAN session ID %d greater than maximum %d",
 		    session, PCAPINT_ERSPAN_MAX_SESSION);
 		return (PCAP_ERROR);
+	}
+
+	/*
+	 * The program the mode attached by itself follows the session,
+	 * so that other sessions stay in the kernel too.
+	 */
+	if (p->activated && p->linktype == DLT_ERSPAN) {
+		own = erspan_own_filter(p);
+		if (own == -1)
+			return (PCAP_ERROR);
 	}
 	if (session < 0) {
 		p->erspan_has_session = 0;
@@ -109,6 +220,8 @@ pcap_set_erspan_session(pcap_t *p, int session)
 		p->erspan_has_session = 1;
 		p->erspan_session = (u_int)session;
 	}
+	if (own && erspan_set_empty_filter(p) == -1)
+		return (PCAP_ERROR);
 	return (0);
 }
 

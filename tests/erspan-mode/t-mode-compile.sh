@@ -125,6 +125,9 @@ expect_error "--erspan= is refused" "invalid ERSPAN session" \
 expect_error "--erspan with -y EN10MB is refused" \
     "--erspan and -y EN10MB are mutually exclusive" \
     "$TCPDUMP" --erspan -y EN10MB -d ''
+expect_error "-y EN10MB with --erspan is refused" \
+    "--erspan and -y EN10MB are mutually exclusive" \
+    "$TCPDUMP" -y EN10MB --erspan=3 -d ''
 expect_error "-y ERSPAN 'erspan 2000' is refused" \
     "ERSPAN session ID 2000 greater than maximum 1023" \
     "$TCPDUMP" -y ERSPAN -d 'erspan 2000'

@@ -16,9 +16,11 @@
 # the inner frames of B and D, byte for byte (sluice-gen writes the same
 # frames unencapsulated to a reference file); --erspan=7 with -s 100 and
 # immediate mode (a TPACKET_V2 ring) keeps B only, each cut to 100 bytes
-# of the inner frame; and an application that never sets a filter
-# (erspan-live.c) gets the inner frames of A, B and D and counts C as
-# not ERSPAN.
+# of the inner frame; an application that never sets a filter
+# (erspan-live.c) gets the inner frames of A, B and D and the kernel
+# keeps C out (also with an empty filter, and for one session when one
+# is set); and leaving the mode removes the mode's filter, but not the
+# application's.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/live/netns.sh"
@@ -171,31 +173,79 @@ fi
 big=$("$TCPDUMP" -r "$TMPDIR/ref-B.pcap" -c 1 -e 2>/dev/null | sed -n 's/.*length \([0-9]*\):.*/\1/p')
 t_check "the HTTP frames are longer than 100 bytes ($big)" test "${big:-0}" -gt 100
 
-# --- 3: no filter set at all ----------------------------------------------
-: >"$TMPDIR/send.err"
-netns_bg "$NS_B" "$TMPDIR/t3.out" "$TMPDIR/t3.err" \
-    "$LIVE" "$VETH_B" "$TMPDIR/cap3.pcap" 4040 60
-lv=$NETNS_BG_PID
-if ! netns_wait_for "$TMPDIR/t3.err" "^ready" 100; then
-	t_fail "erspan-live did not start: $(head -3 "$TMPDIR/t3.err")"
-	t_done
+# --- 3: no filter set at all, and the mode's own filter -------------------
+# live_run NAME WANT [erspan-live options]: run erspan-live (switch to
+# ERSPAN mode, then the options) while all four streams are sent; its
+# summary line is in $TMPDIR/NAME.out, the frames in $TMPDIR/NAME.pcap.
+live_run() {
+	_lr_name=$1
+	_lr_want=$2
+	shift 2
+	: >"$TMPDIR/send.err"
+	netns_bg "$NS_B" "$TMPDIR/$_lr_name.out" "$TMPDIR/$_lr_name.err" \
+	    "$LIVE" "$@" "$VETH_B" "$TMPDIR/$_lr_name.pcap" "$_lr_want" 60
+	_lr_pid=$NETNS_BG_PID
+	if ! netns_wait_for "$TMPDIR/$_lr_name.err" "^ready" 100; then
+		t_fail "$_lr_name: erspan-live did not start: $(head -3 "$TMPDIR/$_lr_name.err")"
+		netns_stop "$_lr_pid" TERM 10
+		return 1
+	fi
+	send_all
+	_lr_i=0
+	while [ $_lr_i -lt 700 ] && _netns_alive "$_lr_pid"; do
+		sleep 0.1
+		_lr_i=$((_lr_i + 1))
+	done
+	netns_stop "$_lr_pid" TERM 10
+	t_expect_eq "$_lr_name: erspan-live exits 0" 0 "$NETNS_STATUS"
+}
+
+# No filter ever set: the kernel keeps C (300 frames) out, so user
+# space receives only A, B and D ("recv" is the kernel's count of
+# frames that passed its filter; without the mode's filter it would be
+# 4340, and C would be counted as not ERSPAN).
+if live_run nofilter 4040; then
+	t_expect_eq "no filter: only A, B, D reach user space, none skipped" \
+	    "delivered 4040 malformed 0 recv 4040" "$(cat "$TMPDIR/nofilter.out")"
+	if "$CHK" --quiet --compare "$TMPDIR/ref-A.pcap" --compare "$TMPDIR/ref-B.pcap" \
+	    --compare "$TMPDIR/ref-D.pcap" "$TMPDIR/nofilter.pcap" >"$TMPDIR/chk3.out" 2>&1; then
+		t_ok "no filter: the file is the inner frames of A, B and D"
+	else
+		t_fail "no filter: the file is the inner frames of A, B and D"
+		sed 's/^/#   /' "$TMPDIR/chk3.out" | head -20
+	fi
 fi
-send_all
-i=0
-while [ $i -lt 700 ] && _netns_alive "$lv"; do
-	sleep 0.1
-	i=$((i + 1))
-done
-netns_stop "$lv" TERM 10
-t_expect_eq "no filter: erspan-live exits 0" 0 "$NETNS_STATUS"
-t_expect_eq "no filter: A, B, D delivered, C counted as not ERSPAN" \
-    "delivered 4040 malformed 300" "$(cat "$TMPDIR/t3.out")"
-if "$CHK" --quiet --compare "$TMPDIR/ref-A.pcap" --compare "$TMPDIR/ref-B.pcap" \
-    --compare "$TMPDIR/ref-D.pcap" "$TMPDIR/cap3.pcap" >"$TMPDIR/chk3.out" 2>&1; then
-	t_ok "no filter: the file is the inner frames of A, B and D"
-else
-	t_fail "no filter: the file is the inner frames of A, B and D"
-	sed 's/^/#   /' "$TMPDIR/chk3.out" | head -20
+
+# An empty filter set by the application means the same.
+if live_run empty 4040 -f ''; then
+	t_expect_eq "empty filter: only A, B, D reach user space" \
+	    "delivered 4040 malformed 0 recv 4040" "$(cat "$TMPDIR/empty.out")"
+fi
+
+# A session set after the mode: the mode's filter follows it, so
+# sessions 1 and 5 stay in the kernel too.
+if live_run session7 20 -e 7; then
+	t_expect_eq "no filter, session 7: only B reaches user space" \
+	    "delivered 20 malformed 0 recv 20" "$(cat "$TMPDIR/session7.out")"
+fi
+
+# Leaving the mode removes its filter: everything arrives again (this
+# also shows that the counts above come from the kernel filter).
+if live_run back 4340 -b EN10MB; then
+	t_expect_eq "back to EN10MB: all 4340 frames reach user space" \
+	    "delivered 4340 malformed 0 recv 4340" "$(cat "$TMPDIR/back.out")"
+fi
+# DOCSIS is selected without the capture module (pcap_set_datalink()).
+if live_run docsis 4340 -b DOCSIS; then
+	t_expect_eq "on to DOCSIS: all 4340 frames reach user space" \
+	    "delivered 4340 malformed 0 recv 4340" "$(cat "$TMPDIR/docsis.out")"
+fi
+
+# ... but not a filter the application set: compiled in ERSPAN mode,
+# "tcp port 80" keeps the outer frames of B and D.
+if live_run backfilter 40 -f 'tcp port 80' -b EN10MB; then
+	t_expect_eq "back to EN10MB: the application's filter stays" \
+	    "delivered 40 malformed 0 recv 40" "$(cat "$TMPDIR/backfilter.out")"
 fi
 
 netns_teardown_check

@@ -1,0 +1,103 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+
+/*
+ * tcpdump --erspan[=SESSION]: libpcap's ERSPAN mode (the DLT_ERSPAN
+ * link-layer type) filters and delivers the Ethernet frames mirrored
+ * in ERSPAN instead of the frames that carry them, on a live interface
+ * (where the filter runs in the kernel) or from a savefile.
+ *
+ * tcpdump.c only calls in here: when it parses the option, after it
+ * opens each handle, and when it prints its statistics.  tcpdump's own
+ * -y handling selects the mode on a live interface, since the option
+ * stands for "-y ERSPAN"; a session, and the mode on a savefile, are
+ * set here.
+ */
+
+#include <config.h>
+
+#ifdef HAVE_PCAP_ERSPAN_STATS
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "netdissect-stdinc.h"
+
+#include <pcap.h>
+
+#include "netdissect.h"
+#include "erspan-capture.h"
+
+#define ERSPAN_MAX_SESSION	1023	/* 10-bit session ID */
+
+static int erspan_flag;			/* --erspan was given */
+static int erspan_session = -1;		/* -1: every session */
+
+/*
+ * -y with another type would select it instead of ERSPAN mode, in
+ * whichever order the two options come.
+ */
+static void
+erspan_check_dlt(int yflag_dlt, erspan_fail_fn fail)
+{
+	const char *name;
+
+	if (yflag_dlt == -1 || yflag_dlt == DLT_ERSPAN)
+		return;
+	name = pcap_datalink_val_to_name(yflag_dlt);
+	fail("--erspan and -y %s are mutually exclusive.",
+	    name != NULL ? name : "(unknown)");
+}
+
+int
+erspan_option(const char *arg, int yflag_dlt, erspan_fail_fn fail)
+{
+	char *end;
+	long v;
+
+	erspan_check_dlt(yflag_dlt, fail);
+	erspan_flag = 1;
+	if (arg != NULL) {
+		v = strtol(arg, &end, 10);
+		if (end == arg || *end != '\0' || v < 0 ||
+		    v > ERSPAN_MAX_SESSION)
+			fail("invalid ERSPAN session %s (0-%d)", arg,
+			    ERSPAN_MAX_SESSION);
+		erspan_session = (int)v;
+	}
+	return DLT_ERSPAN;
+}
+
+void
+erspan_open(pcap_t *p, int yflag_dlt, erspan_fail_fn fail)
+{
+	if (!erspan_flag)
+		return;
+	erspan_check_dlt(yflag_dlt, fail);
+
+	/*
+	 * A savefile is read in the mode after switching to it; a live
+	 * handle is in it already (-y).  The session goes into the
+	 * filter compiled next.
+	 */
+	if ((pcap_datalink(p) != DLT_ERSPAN &&
+	    pcap_set_datalink(p, DLT_ERSPAN) < 0) ||
+	    pcap_set_erspan_session(p, erspan_session) < 0)
+		fail("--erspan: %s", pcap_geterr(p));
+}
+
+void
+erspan_print_stats(pcap_t *p)
+{
+	u_int skipped;
+
+	if (pcap_datalink(p) == DLT_ERSPAN &&
+	    pcap_erspan_stats(p, &skipped) == 0)
+		fprintf(stderr, "%u packet%s skipped as not ERSPAN\n",
+		    skipped, PLURAL_SUFFIX(skipped));
+}
+
+#endif /* HAVE_PCAP_ERSPAN_STATS */
