@@ -30,7 +30,7 @@ TYPES="fixed64 fixed1518 random64 random1518 slammer http"
 if bench_http_trace; then
 	TYPES="$TYPES http-real"
 fi
-CODECS="lz4 lzo1x-1 zstd-1 zstd-3 zlib-1"
+CODECS="lz4 lzo1x-1 zstd-1 zstd-3 zstd-fast5 zstd-pcap zlib-1"
 REF_BLOCK=32768		# Shimizu's compression buffer
 TD_BYTES=$SLOW_BYTES	# the slow sink's rate, for Shimizu's condition
 
@@ -138,7 +138,9 @@ ref=$REF_BLOCK
 	echo "block, as the compressed writer does).  Throughput: MB/s of input per second"
 	echo "of CPU time of one core, median of $CODEC_REPS (min-max); every block is"
 	echo "decompressed once and compared before timing.  Codecs: lz4 (default"
-	echo "acceleration), LZO1X-1, zstd level 1 and 3, zlib level 1."
+	echo "acceleration), LZO1X-1, zstd level 1 and 3 and --fast=5, zstd-pcap (libpcap's"
+	echo "default: level -5 with a 4096-entry hash table and 7-byte minimum matches),"
+	echo "zlib level 1.  zstd frames carry their checksum, as the writer's do."
 	echo
 	echo "![throughput](codec-throughput.png)"
 	echo

@@ -49,6 +49,8 @@ enum codec_id {
 	C_LZO,
 	C_ZSTD1,
 	C_ZSTD3,
+	C_ZSTDF5,
+	C_ZSTDDEF,
 	C_ZLIB1
 };
 
@@ -61,6 +63,8 @@ static const struct {
 	{ "lzo1x-1",	C_LZO },
 	{ "zstd-1",	C_ZSTD1 },
 	{ "zstd-3",	C_ZSTD3 },
+	{ "zstd-fast5",	C_ZSTDF5 },	/* zstd --fast=5 */
+	{ "zstd-pcap",	C_ZSTDDEF },	/* libpcap's default zstd */
 	{ "zlib-1",	C_ZLIB1 },
 };
 #define N_CODECS	(sizeof(codecs) / sizeof(codecs[0]))
@@ -71,6 +75,7 @@ struct work {
 	unsigned char *back;	/* decompressed block, for the check */
 	void *lzo_mem;
 	ZSTD_CCtx *zc;
+	int zc_for;		/* the codec zc is set up for, -1: none */
 	ZSTD_DCtx *zd;
 	z_stream zs;
 	int zs_ready;
@@ -139,6 +144,46 @@ parse_size(const char *s, size_t *out)
 	return (0);
 }
 
+/*
+ * Set the zstd context up for codec c, once per codec: the parameters
+ * stay across ZSTD_compress2() calls.  Returns 0, or -1 if libzstd
+ * refuses a parameter.
+ */
+static int
+setup_zstd(struct work *w, enum codec_id c)
+{
+	static const struct {
+		enum codec_id id;
+		int level, hash_log, min_match;
+	} p[] = {
+		{ C_ZSTD1, 1, 0, 0 },
+		{ C_ZSTD3, 3, 0, 0 },
+		{ C_ZSTDF5, -5, 0, 0 },
+		{ C_ZSTDDEF, -5, 12, 7 },
+	};
+	size_t i;
+
+	if (w->zc_for == (int)c)
+		return (0);
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		if (p[i].id == c)
+			break;
+	if (i == sizeof(p) / sizeof(p[0]))
+		return (-1);
+	ZSTD_CCtx_reset(w->zc, ZSTD_reset_session_and_parameters);
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->zc,
+	    ZSTD_c_compressionLevel, p[i].level)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(w->zc,
+	    ZSTD_c_checksumFlag, 1)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(w->zc,
+	    ZSTD_c_hashLog, p[i].hash_log)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(w->zc,
+	    ZSTD_c_minMatch, p[i].min_match)))
+		return (-1);
+	w->zc_for = (int)c;
+	return (0);
+}
+
 /* Compress one block; returns the compressed size, 0 on failure. */
 static size_t
 compress_block(struct work *w, enum codec_id c, const unsigned char *in,
@@ -164,8 +209,17 @@ compress_block(struct work *w, enum codec_id c, const unsigned char *in,
 	}
 	case C_ZSTD1:
 	case C_ZSTD3:
-		r = ZSTD_compressCCtx(w->zc, w->out, w->out_cap, in, len,
-		    c == C_ZSTD1 ? 1 : 3);
+	case C_ZSTDF5:
+	case C_ZSTDDEF:
+		/*
+		 * As the writer does it (sf-compress-zstd.c): one frame
+		 * per block with its checksum, and for libpcap's default,
+		 * level -5 with a 4096-entry hash table and 7-byte
+		 * minimum matches.
+		 */
+		if (setup_zstd(w, c) != 0)
+			return (0);
+		r = ZSTD_compress2(w->zc, w->out, w->out_cap, in, len);
 		return (ZSTD_isError(r) ? 0 : r);
 	case C_ZLIB1:
 		/*
@@ -214,6 +268,8 @@ check_block(struct work *w, enum codec_id c, const unsigned char *in,
 	}
 	case C_ZSTD1:
 	case C_ZSTD3:
+	case C_ZSTDF5:
+	case C_ZSTDDEF:
 		r = ZSTD_decompressDCtx(w->zd, w->back, len, w->out, clen);
 		if (ZSTD_isError(r))
 			return (-1);
@@ -386,6 +442,7 @@ main(int argc, char **argv)
 	w.back = malloc(maxblock);
 	w.lzo_mem = malloc(LZO1X_1_MEM_COMPRESS);
 	w.zc = ZSTD_createCCtx();
+	w.zc_for = -1;
 	w.zd = ZSTD_createDCtx();
 	if (w.out == NULL || w.back == NULL || w.lzo_mem == NULL ||
 	    w.zc == NULL || w.zd == NULL || lzo_init() != LZO_E_OK ||

@@ -138,4 +138,14 @@ extern pcap_t *pcapint_compressed_check_header(const uint8_t *, FILE *,
  */
 extern int pcapint_dump_compress_flush(FILE *);
 
+/*
+ * Called by pcap_dump() with a record's header, as it goes on disk, and
+ * data: a compressed dumper takes the record directly, without stdio,
+ * and 0 is returned; -1 means fp is a plain dumper (or one that is in
+ * the middle of a record someone fwrite() in parts) and pcap_dump()
+ * writes the record itself.
+ */
+extern int pcapint_dump_compress_record(FILE *, const void *,
+    const u_char *, bpf_u_int32);
+
 #endif

@@ -3,6 +3,7 @@
 #	PCAPS	directory of tcpdump's own test captures
 #	API	the sfc-api test program (built here)
 #	CODECS	the codecs this libpcap has (lzo only when built --with-lzo)
+# and defines expect_error, decompress and compress_with_tool.
 
 PCAPS=$SLUICE_BUILDDIR/src/tcpdump-4.99.6/tests
 if [ ! -f "$PCAPS/afs.pcap" ]; then
@@ -46,4 +47,24 @@ compress_with_tool() {
 	zstd)	zstd -qc ;;
 	lzo)	lzop -c ;;
 	esac
+}
+
+# expect_error DESC TEXT TCPDUMP-ARGS...: tcpdump must fail (non-zero
+# exit) with TEXT in what it prints; a * in TEXT matches anything.
+expect_error() {
+	_ee_desc=$1
+	_ee_text=$2
+	shift 2
+	_ee_err=$("$TCPDUMP" "$@" 2>&1 </dev/null)
+	_ee_rc=$?
+	# shellcheck disable=SC2254 # TEXT is a pattern on purpose
+	case "$_ee_err" in
+	*$_ee_text*)
+		if [ $_ee_rc -ne 0 ]; then
+			t_ok "$_ee_desc: exit $_ee_rc: $(echo "$_ee_err" | tail -1)"
+			return 0
+		fi ;;
+	esac
+	t_fail "$_ee_desc: exit $_ee_rc: $_ee_err"
+	return 1
 }

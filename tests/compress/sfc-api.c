@@ -4,6 +4,10 @@
  *   sfc-api write IN OUT SPEC BLOCKSIZE   copy IN to OUT compressed, check
  *                                         the statistics and ftell64
  *   sfc-api fwrite IN OUT SPEC            same, through the FILE * opener
+ *   sfc-api mixed IN OUT SPEC PLAIN       copy IN to OUT compressed and to
+ *                                         PLAIN uncompressed, turn about;
+ *                                         every other record of OUT is
+ *                                         fwrite() in pieces by hand
  *   sfc-api read IN                       count packets via pcap_next_ex;
  *                                         exit 2 and print the error
  *   sfc-api random OUT SPEC BLOCKSIZE N   N incompressible packets: every
@@ -141,6 +145,76 @@ copy(int argc, char **argv, int use_fopen)
 	pcap_close(p);
 	return (failures != 0);
 }
+
+/*
+ * pcap_dump() hands a compressed dumper whole records past stdio, while
+ * an application may also fwrite() to pcap_dump_file(); both must give
+ * one stream.  Every other record goes in by hand, cut in four pieces,
+ * and a plain dumper written in between keeps pcap_dump()'s per-thread
+ * lookup switching between the two.
+ */
+static int
+mixed(int argc, char **argv)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	pcap_t *p;
+	pcap_dumper_t *d, *plain;
+	pcap_dump_options_t *o;
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	struct pcap_dump_stats st;
+	bpf_u_int32 rec[4];
+	FILE *f;
+	uint64_t n;
+	int r;
+
+	if (argc < 6)
+		return (2);
+	p = pcap_open_offline(argv[2], errbuf);
+	if (p == NULL) {
+		fprintf(stderr, "%s\n", errbuf);
+		return (1);
+	}
+	o = make_opts(argv[4], 0);
+	d = pcap_dump_open_with_options(p, argv[3], o);
+	pcap_dump_options_free(o);
+	plain = pcap_dump_open(p, argv[5]);
+	if (d == NULL || plain == NULL) {
+		fprintf(stderr, "open: %s\n", pcap_geterr(p));
+		return (1);
+	}
+	f = pcap_dump_file(d);
+	n = 0;
+	while ((r = pcap_next_ex(p, &h, &data)) == 1) {
+		if (n % 2 == 0)
+			pcap_dump((u_char *)d, h, data);
+		else {
+			rec[0] = (bpf_u_int32)h->ts.tv_sec;
+			rec[1] = (bpf_u_int32)h->ts.tv_usec;
+			rec[2] = h->caplen;
+			rec[3] = h->len;
+			CHECK(fwrite(rec, 1, 5, f) == 5 &&
+			    fwrite((u_char *)rec + 5, 1, 11, f) == 11 &&
+			    fwrite(data, 1, h->caplen / 2, f) == h->caplen / 2 &&
+			    fwrite(data + h->caplen / 2, 1,
+			    h->caplen - h->caplen / 2, f) ==
+			    h->caplen - h->caplen / 2, "fwrite");
+		}
+		pcap_dump((u_char *)plain, h, data);
+		n++;
+	}
+	CHECK(r == PCAP_ERROR_BREAK, "pcap_next_ex: %s", pcap_geterr(p));
+	CHECK(pcap_dump_get_stats(d, &st, sizeof(st)) == 0 && st.records == n,
+	    "records %" PRIu64 " != %" PRIu64, st.records, n);
+	CHECK(pcap_dump_get_stats(plain, &st, sizeof(st)) == PCAP_ERROR,
+	    "no statistics for a plain dumper");
+	pcap_dump_close(d);
+	pcap_dump_close(plain);
+	pcap_close(p);
+	fprintf(stderr, "mixed: %" PRIu64 " records\n", n);
+	return (failures != 0);
+}
+
 
 static int
 readfile(const char *fname)
@@ -314,7 +388,8 @@ errors(void)
 	expect_spec_error("foo", "unknown compression \"foo\"");
 	expect_spec_error("", "unknown compression");
 	expect_spec_error("zstd:99", "out of range for zstd");
-	expect_spec_error("zstd:0", "out of range for zstd");
+	expect_spec_error("zstd:20", "out of range for zstd");
+	expect_spec_error("zstd:-101", "out of range for zstd (-100..19)");
 	expect_spec_error("gzip:10", "out of range for gzip");
 	expect_spec_error("lz4:13", "out of range for lz4");
 	expect_spec_error("lz4:", "invalid compression level");
@@ -555,6 +630,8 @@ main(int argc, char **argv)
 		return (copy(argc, argv, 0));
 	if (strcmp(argv[1], "fwrite") == 0)
 		return (copy(argc, argv, 1));
+	if (strcmp(argv[1], "mixed") == 0)
+		return (mixed(argc, argv));
 	if (strcmp(argv[1], "read") == 0 && argc > 2)
 		return (readfile(argv[2]));
 	if (strcmp(argv[1], "random") == 0)

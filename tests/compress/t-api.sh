@@ -4,7 +4,8 @@
 # errors, NULL options giving a plain dumper, statistics that grow
 # safely, a sticky write error that counts every lost record and keeps
 # the FILE error flag clear, incompressible data stored with bounded
-# overhead and the adaptive skip, and "-" for the standard output.
+# overhead and the adaptive skip, pcap_dump() and fwrite() on the same
+# dumper, and "-" for the standard output.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 need_cmd cmp
@@ -28,6 +29,15 @@ done
 
 in=$PCAPS/afs.pcap
 "$TCPDUMP" -r "$in" -w "$TMPDIR/plain.pcap" 2>/dev/null
+for c in $CODECS none; do
+	rm -f "$TMPDIR/back" "$TMPDIR/mixed.plain"
+	t_check "$c: pcap_dump() and fwrite() by hand, turn about: one stream" \
+	    "$API" mixed "$in" "$TMPDIR/mixed.$c" $c "$TMPDIR/mixed.plain"
+	t_check "$c: the mixed file reads back as the plain savefile" sh -c \
+	    "'$TCPDUMP' -r '$TMPDIR/mixed.$c' -w '$TMPDIR/back' 2>/dev/null && cmp '$TMPDIR/back' '$TMPDIR/plain.pcap'"
+	t_check "$c: the plain dumper written in between is intact" \
+	    cmp "$TMPDIR/mixed.plain" "$TMPDIR/plain.pcap"
+done
 for c in $CODECS; do
 	rm -f "$TMPDIR/back"
 	"$API" write "$in" - $c 65536 2>/dev/null |

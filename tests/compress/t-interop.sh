@@ -109,16 +109,20 @@ if command -v tshark >/dev/null 2>&1; then
 		    -e frame.time_epoch -e frame.protocols >"$TMPDIR/ts.out" 2>/dev/null
 		if cmp -s "$TMPDIR/ts.out" "$TMPDIR/ts.plain"; then
 			t_ok "tshark decodes --compress=$c like the plain file"
-		elif [ $c = lz4 ]; then
-			# Wireshark 4.0 stops after the first LZ4 frame,
-			# also of files the lz4 tool wrote: check the
-			# single-frame case, where it is a faithful reader.
-			t_skip "tshark reads multi-frame LZ4" \
-			    "tshark $(tshark --version | sed -n '1s/.*(Wireshark) \([^ ]*\).*/\1/p') reads only the first LZ4 frame"
-			"$API" write "$in" "$TMPDIR/ts.lz4" lz4 1048576 >/dev/null 2>&1
-			tshark -n -r "$TMPDIR/ts.lz4" -T fields -e frame.number -e frame.len \
+		elif [ $c = lz4 ] || [ $c = zstd ]; then
+			# Wireshark 4.0 stops after the first LZ4 frame, and
+			# looks for a zstd frame's magic at the start of its
+			# read buffer rather than where the last frame ended,
+			# so it misreads most multi-frame files, also those
+			# the lz4 and zstd tools write (zstd -1 of 256 KiB
+			# pieces of 3 MB of HTTP: 2064 of 7863 packets).
+			# Check the single-frame case, where it is faithful.
+			t_skip "tshark reads multi-frame $c" \
+			    "tshark $(tshark --version | sed -n '1s/.*(Wireshark) \([^ ]*\).*/\1/p') misreads concatenated $c frames"
+			"$API" write "$in" "$TMPDIR/ts.$c" $c 1048576 >/dev/null 2>&1
+			tshark -n -r "$TMPDIR/ts.$c" -T fields -e frame.number -e frame.len \
 			    -e frame.time_epoch -e frame.protocols >"$TMPDIR/ts.out" 2>/dev/null
-			t_check "tshark decodes a one-block lz4 file like the plain file" \
+			t_check "tshark decodes a one-block $c file like the plain file" \
 			    cmp "$TMPDIR/ts.out" "$TMPDIR/ts.plain"
 		else
 			t_fail "tshark decodes --compress=$c differently"
