@@ -18,8 +18,8 @@
 #			--erspan FILTER: capture everything, decapsulate and
 #			filter in user space
 # Loss = matching frames sent - matching frames in the file; maximum
-# lossless load by sweep and bisection as in loss.sh.  n/a until our
-# tcpdump has --erspan.
+# lossless load by sweep and bisection (maxload_search, lib.sh), as in
+# loss.sh.  n/a until our tcpdump has --erspan.
 #
 # Then issue #5's measurement, at one fixed rate (ERSPAN_CPU_RATE frames/s
 # for ERSPAN_CPU_SECS s, ERSPAN_CPU_REPS times, medians): the frames
@@ -36,11 +36,7 @@
 # copied <= 1.1 x the matching frames; CPU <= 0.3 x that of stock+decap.
 
 . "$(dirname "$0")/lib.sh"
-bench_init || exit 1
-NAME=erspan
-MD=$BENCH_OUT/$NAME.md
-CSV=$BENCH_OUT/erspan.csv
-HL=$BENCH_OUT/$NAME.headline
+bench_experiment erspan || exit 1
 
 if [ "$BENCH_MODE" = quick ]; then
 	: "${ERSPAN_RATES:=200000 800000}"
@@ -60,28 +56,18 @@ CONFIGS="ours-erspan ours-erspanfilter stock+decap"
 FILTER='udp[12:4] % 100 = 0'
 export ERSPAN_FILTER=$FILTER
 
-na=
-if ! is_root; then
-	na="needs root (network namespaces)"
-elif [ ! -x "$TD_OURS" ]; then
-	na="our tcpdump is not built"
-elif ! td_has ours --erspan; then
-	na="our tcpdump has no --erspan yet"
-fi
+na=$(live_na)
+[ -z "$na" ] && [ ! -x "$TD_OURS" ] && na="our tcpdump is not built"
+[ -z "$na" ] && ! td_has ours --erspan && na="our tcpdump has no --erspan yet"
 if [ -n "$na" ]; then
-	{
-		echo "## ERSPAN, 1 % selectivity (Satten)"
-		echo
-		echo "n/a: $na."
-		echo
-	} >"$MD"
-	echo "ERSPAN 1% selectivity|n/a ($na)" >"$HL"
+	bench_na_report "$NAME" "ERSPAN, 1 % selectivity (Satten)" \
+	    "ERSPAN 1% selectivity" "$na"
 	exit 0
 fi
-bench_build_tools || exit 1
-bench_netns || exit 1
+bench_live_setup || exit 1
 
 # capture arguments of each configuration (after -s/-B/-w)
+# shellcheck disable=SC2317 # called from one, through maxload_search
 cfg_args() {
 	case $1 in
 	ours-erspan)		CARGS=(--erspan "$FILTER") ;;
@@ -94,46 +80,22 @@ echo "phase,config,rate,seconds,sent,pps,expected,got,loss_pct,td_captured,td_dr
 export CR_GEN_ARGS="--erspan 3"
 export CR_EXPECT_EVERY=100
 declare -A MAXL MAXH
-one() {	# one CONFIG RATE PHASE: prints the loss
-	cfg_args "$1"
-	capture_run "$1" file slammer "$2" "$BENCH_BURST" "${CARGS[@]}"
+# one RATE PHASE CONFIG: a run, appended to the CSV; prints the loss (or
+# "na").  The measurement of maxload_search (lib.sh).
+# shellcheck disable=SC2317 # called by maxload_search
+one() {
+	cfg_args "$3"
+	capture_run "$3" file slammer "$1" "$BENCH_BURST" "${CARGS[@]}"
 	[ $? = 2 ] && { echo na; return; }
-	echo "$3,$1,$2,$BENCH_BURST,$CR_SENT,$CR_PPS,$CR_EXPECTED,$CR_GOT,$CR_LOSS,$CR_TDCAP,$CR_TDDROP" >>"$CSV"
-	log "erspan $3 $1 rate=$2: sent $CR_SENT, $CR_EXPECTED matching, got $CR_GOT, loss $CR_LOSS%"
+	echo "$2,$3,$1,$BENCH_BURST,$CR_SENT,$CR_PPS,$CR_EXPECTED,$CR_GOT,$CR_LOSS,$CR_TDCAP,$CR_TDDROP" >>"$CSV"
+	log "erspan $2 $3 rate=$1: sent $CR_SENT, $CR_EXPECTED matching, got $CR_GOT, loss $CR_LOSS%"
 	echo "$CR_LOSS"
 }
-lossless() { awk -v l="$1" 'BEGIN { exit !(l != "na" && l != "" && l + 0 == 0) }'; }
 
 for cfg in $CONFIGS; do
-	lo=0
-	hi=0
-	for r in $ERSPAN_RATES; do
-		l=$(one "$cfg" "$r" sweep)
-		if lossless "$l"; then
-			[ "$r" -gt "$lo" ] && lo=$r
-		elif [ "$l" != na ] && { [ "$hi" = 0 ] || [ "$r" -lt "$hi" ]; }; then
-			hi=$r
-		fi
-	done
-	if [ "$hi" != 0 ] && [ "$lo" -lt "$hi" ]; then
-		b=0
-		base=$lo
-		[ "$base" = 0 ] && base=$((hi / 4))
-		while [ "$b" -lt "$ERSPAN_BISECT" ]; do
-			m=$(awk -v a="$base" -v c="$hi" 'BEGIN { printf "%d", int(sqrt(a * c) / 1000) * 1000 }')
-			{ [ "$m" -le "$base" ] || [ "$m" -ge "$hi" ]; } && break
-			if lossless "$(one "$cfg" "$m" bisect)"; then
-				lo=$m
-				base=$m
-			else
-				hi=$m
-			fi
-			b=$((b + 1))
-		done
-	fi
-	[ "$hi" = 0 ] && hi=na
-	MAXL[$cfg]=$lo
-	MAXH[$cfg]=$hi
+	maxload_search one "$ERSPAN_RATES" "$ERSPAN_BISECT" "$cfg"
+	MAXL[$cfg]=$ML_LO
+	MAXH[$cfg]=$ML_HI
 done
 unset CR_GEN_ARGS CR_EXPECT_EVERY
 
@@ -200,12 +162,7 @@ cpu_run() {
 			ip netns exec "$NS_B" "${_cmd[@]}" 2>"$_s/cpu.err" &
 		fi
 		_cpid=$!
-		_i=0
-		while [ "$_i" -lt 100 ] && alive "$_cpid" &&
-		    ! grep -q 'listening on' "$_s/cpu.err" 2>/dev/null; do
-			sleep 0.1
-			_i=$((_i + 1))
-		done
+		capture_wait_ready "$_cpid" 1 "$_s/cpu.err"
 		# perf's child, after env exec'd it: the tcpdump to signal.
 		_tpid=$(pgrep -P "$_cpid" | head -1)
 		if ! alive "$_cpid" || [ -z "$_tpid" ]; then
@@ -317,9 +274,7 @@ goal() {
 }
 
 fmt() {
-	if [ "${MAXH[$1]}" = na ]; then echo ">= ${MAXL[$1]}"
-	elif [ "${MAXL[$1]}" = 0 ]; then echo "< ${MAXH[$1]}"
-	else echo "${MAXL[$1]} (< ${MAXH[$1]})"; fi
+	fmt_bracket "${MAXL[$1]}" "${MAXH[$1]}"
 }
 
 # Plot: loss of the matching frames against offered rate.
@@ -357,14 +312,12 @@ gnuplot "$gp" 2>"$BENCH_OUT/erspan.gp.err" || log "gnuplot failed for erspan"
 	echo "  \`-r - --erspan -w FILE '$FILTER'\` (everything crosses to user space, is"
 	echo "  decapsulated and filtered there, as Gulp did)."
 	echo
-	echo "| configuration | max lossless ERSPAN frames/s | ratio to stock+decap |"
-	echo "|---|---|---|"
+	md_head configuration "max lossless ERSPAN frames/s" "ratio to stock+decap"
 	for cfg in $CONFIGS; do
-		echo "| $cfg | $(fmt "$cfg") | $(ratio_b "${MAXL[$cfg]}" "${MAXH[$cfg]}" "${MAXL[stock+decap]}" "${MAXH[stock+decap]}") |"
+		md_row "$cfg" "$(fmt "$cfg")" "$(ratio_b "${MAXL[$cfg]}" "${MAXH[$cfg]}" "${MAXL[stock+decap]}" "${MAXH[stock+decap]}")"
 	done
 	echo
-	echo "| phase | configuration | rate | sent | matching | got | loss % |"
-	echo "|---|---|---|---|---|---|---|"
+	md_head phase configuration rate sent matching got "loss %"
 	awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $5, $7, $8, $9 }' "$CSV"
 	echo
 	echo "![ERSPAN](erspan.png)"
@@ -386,10 +339,12 @@ gnuplot "$gp" 2>"$BENCH_OUT/erspan.gp.err" || log "gnuplot failed for erspan"
 	echo "path costs, so it is not attributed."
 	echo "Goals (issue #5): copied <= 1.1 x matching, CPU <= 0.3 x stock+decap."
 	echo
-	echo "| configuration | matching | copied | copied / matching | CPU us/frame | CPU / stock+decap |"
-	echo "|---|---|---|---|---|---|"
+	md_head configuration matching copied "copied / matching" \
+	    "CPU us/frame" "CPU / stock+decap"
 	for cfg in $CPU_CONFIGS; do
-		echo "| $cfg | ${MATCHING[$cfg]} | ${COPIED[$cfg]} | $(ratio "${COPIED[$cfg]}" "${MATCHING[$cfg]}") | ${CAPUS[$cfg]} | $(ratio "${CAPUS[$cfg]}" "${CAPUS[stock+decap]}") |"
+		md_row "$cfg" "${MATCHING[$cfg]}" "${COPIED[$cfg]}" \
+		    "$(ratio "${COPIED[$cfg]}" "${MATCHING[$cfg]}")" \
+		    "${CAPUS[$cfg]}" "$(ratio "${CAPUS[$cfg]}" "${CAPUS[stock+decap]}")"
 	done
 	echo
 	c=$(ratio "${COPIED[ours-erspan]}" "${MATCHING[ours-erspan]}")
