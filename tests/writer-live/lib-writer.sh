@@ -11,6 +11,10 @@
 #				received N frames since the count FROM
 #	count_frames FILE	frames libpcap reads from FILE (as counted
 #				by sluice-seqcheck, $CHK)
+#	check_in_order DIR N FILE...
+#				0 if FILE... (in DIR, in that order) hold
+#				frames 0..N-1, each once, in order; the
+#				first bad file is described on stderr
 
 figure() {
 	sed -n "s/^\([0-9][0-9]*\) packets\{0,1\} $1\$/\1/p" "$2" | tail -1
@@ -63,4 +67,26 @@ start_tcpdump() {
 		t_fail "$_st_name: tcpdump did not start: $(head -3 "$TMPDIR/$_st_name.err")"
 		t_done
 	fi
+}
+
+check_in_order() {
+	_ci_dir=$1
+	_ci_n=$2
+	shift 2
+	_ci_seq=0
+	for _ci_f in "$@"; do
+		_ci_k=$(count_frames "$_ci_dir/$_ci_f")
+		if ! "$CHK" --quiet --seq-start $_ci_seq --expect "$_ci_k" \
+		    "$_ci_dir/$_ci_f" >"$TMPDIR/check_in_order.out" 2>&1; then
+			echo "# $_ci_f (from frame $_ci_seq):" >&2
+			sed 's/^/#   /' "$TMPDIR/check_in_order.out" | head -5 >&2
+			return 1
+		fi
+		_ci_seq=$((_ci_seq + _ci_k))
+	done
+	if [ "$_ci_seq" != "$_ci_n" ]; then
+		echo "# the files hold $_ci_seq frames, not $_ci_n" >&2
+		return 1
+	fi
+	return 0
 }
