@@ -35,8 +35,8 @@ t_expect_eq "pinned: $N packets written" $N \
 t_expect_eq "pinned: none dropped by writer" 0 \
     "$(figure "dropped by writer (ring full)" "$TMPDIR/pinned.err")"
 hw=$(ring_figure "$TMPDIR/pinned.err")
-t_check "pinned: ring high-water mark reported ($hw), default ring 64 MiB" \
-    test "${hw#* }" = 67108864 -a "${hw% *}" -gt 0
+t_check "pinned: ring high-water mark reported ($hw), default ring 128 MiB" \
+    test "${hw#* }" = 134217728 -a "${hw% *}" -gt 0
 t_check "pinned: the zstd file holds exactly the $N frames, in order" \
     "$CHK" --quiet --expect $N "$TMPDIR/pinned.pcap"
 t_check "pinned: it is a zstd frame stream" \
