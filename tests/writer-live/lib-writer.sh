@@ -11,6 +11,10 @@
 #				received N frames since the count FROM
 #	count_frames FILE	frames libpcap reads from FILE (as counted
 #				by sluice-seqcheck, $CHK)
+#	live_setup		root, ip, the traffic tools, the namespaces
+#				and veth pair, or the script ends
+#	wait_lines FILE N	wait (at most 10 s) until FILE has N lines
+#				(a missing FILE has none)
 #	check_in_order DIR N FILE...
 #				0 if FILE... (in DIR, in that order) hold
 #				frames 0..N-1, each once, in order; the
@@ -89,4 +93,24 @@ check_in_order() {
 		return 1
 	fi
 	return 0
+}
+
+wait_lines() {
+	_wl_i=0
+	while [ $_wl_i -lt 200 ]; do
+		[ "$(wc -l 2>/dev/null <"$1" || echo 0)" -ge "$2" ] && return 0
+		sleep 0.05
+		_wl_i=$((_wl_i + 1))
+	done
+	return 1
+}
+
+live_setup() {
+	need_root
+	need_cmd ip
+	build_traffic_tools
+	if ! netns_setup; then
+		t_fail "create namespaces and veth pair"
+		t_done
+	fi
 }

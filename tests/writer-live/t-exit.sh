@@ -16,14 +16,7 @@
 . "$SLUICE_SRCDIR/tests/live/netns.sh"
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
 
-need_root
-need_cmd ip
-
-build_traffic_tools
-if ! netns_setup; then
-	t_fail "create namespaces and veth pair"
-	t_done
-fi
+live_setup
 
 # frames_in DIR: frames in all files of DIR together.
 frames_in() {
@@ -32,17 +25,6 @@ frames_in() {
 		_fi_n=$((_fi_n + $(count_frames "$_fi_f")))
 	done
 	echo "$_fi_n"
-}
-
-# wait_lines FILE N: wait (at most 10 s) until FILE has N lines.
-wait_lines() {
-	_wl_i=0
-	while [ $_wl_i -lt 100 ]; do
-		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
-		sleep 0.1
-		_wl_i=$((_wl_i + 1))
-	done
-	return 1
 }
 
 # 1. SIGUSR2 after rotations.  --print -l shows when tcpdump has taken

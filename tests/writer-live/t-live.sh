@@ -14,15 +14,8 @@
 . "$SLUICE_SRCDIR/tests/live/netns.sh"
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
 
-need_root
-need_cmd ip
-
 N=5000
-build_traffic_tools
-if ! netns_setup; then
-	t_fail "create namespaces and veth pair"
-	t_done
-fi
+live_setup
 
 # 1. Pinned writer, compressed file.
 start_tcpdump pinned -s 2048 -B 16384 --writer-cpu=0 --compress=zstd \

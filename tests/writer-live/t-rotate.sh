@@ -17,14 +17,7 @@
 . "$SLUICE_SRCDIR/tests/live/netns.sh"
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
 
-need_root
-need_cmd ip
-
-build_traffic_tools
-if ! netns_setup; then
-	t_fail "create namespaces and veth pair"
-	t_done
-fi
+live_setup
 
 # The -z command: copy the file it is given to a name of its own, and
 # log the name.
@@ -34,17 +27,6 @@ cat >"$zcmd" <<EOS
 c=\$(mktemp "\$1.z.XXXXXX") && cp "\$1" "\$c" && echo "\$1 \$c" >>"$TMPDIR/z.log"
 EOS
 chmod +x "$zcmd"
-
-# wait_lines FILE N: wait (at most 10 s) until FILE has N lines.
-wait_lines() {
-	_wl_i=0
-	while [ $_wl_i -lt 200 ]; do
-		[ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
-		sleep 0.05
-		_wl_i=$((_wl_i + 1))
-	done
-	return 1
-}
 
 # check_z DIR NFILES: -z ran once on each of the NFILES files in DIR,
 # each time on the finished file.
