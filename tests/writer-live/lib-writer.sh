@@ -17,8 +17,9 @@
 #				(a missing FILE has none)
 #	check_in_order DIR N FILE...
 #				0 if FILE... (in DIR, in that order) hold
-#				frames 0..N-1, each once, in order; the
-#				first bad file is described on stderr
+#				frames 0..N-1, each once, in order (a file
+#				may hold none); the first bad file is
+#				described on stderr
 
 figure() {
 	sed -n "s/^\([0-9][0-9]*\) packets\{0,1\} $1\$/\1/p" "$2" | tail -1
@@ -80,6 +81,12 @@ check_in_order() {
 	_ci_seq=0
 	for _ci_f in "$@"; do
 		_ci_k=$(count_frames "$_ci_dir/$_ci_f")
+		if [ -z "$_ci_k" ]; then
+			echo "# $_ci_f: not a readable savefile" >&2
+			return 1
+		fi
+		# A file can be empty: -G switches on time, not traffic.
+		[ "$_ci_k" = 0 ] && continue
 		if ! "$CHK" --quiet --seq-start $_ci_seq --expect "$_ci_k" \
 		    "$_ci_dir/$_ci_f" >"$TMPDIR/check_in_order.out" 2>&1; then
 			echo "# $_ci_f (from frame $_ci_seq):" >&2
