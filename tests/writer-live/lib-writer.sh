@@ -11,6 +11,15 @@
 #				received N frames since the count FROM
 #	count_frames FILE	frames libpcap reads from FILE (as counted
 #				by sluice-seqcheck, $CHK)
+#	live_setup		root, ip, the traffic tools, the namespaces
+#				and veth pair, or the script ends
+#	wait_lines FILE N	wait (at most 10 s) until FILE has N lines
+#				(a missing FILE has none)
+#	check_in_order DIR N FILE...
+#				0 if FILE... (in DIR, in that order) hold
+#				frames 0..N-1, each once, in order (a file
+#				may hold none); the first bad file is
+#				described on stderr
 
 figure() {
 	sed -n "s/^\([0-9][0-9]*\) packets\{0,1\} $1\$/\1/p" "$2" | tail -1
@@ -61,6 +70,54 @@ start_tcpdump() {
 	TD=$NETNS_BG_PID
 	if ! netns_wait_for "$TMPDIR/$_st_name.err" "listening on" 100; then
 		t_fail "$_st_name: tcpdump did not start: $(head -3 "$TMPDIR/$_st_name.err")"
+		t_done
+	fi
+}
+
+check_in_order() {
+	_ci_dir=$1
+	_ci_n=$2
+	shift 2
+	_ci_seq=0
+	for _ci_f in "$@"; do
+		_ci_k=$(count_frames "$_ci_dir/$_ci_f")
+		if [ -z "$_ci_k" ]; then
+			echo "# $_ci_f: not a readable savefile" >&2
+			return 1
+		fi
+		# A file can be empty: -G switches on time, not traffic.
+		[ "$_ci_k" = 0 ] && continue
+		if ! "$CHK" --quiet --seq-start $_ci_seq --expect "$_ci_k" \
+		    "$_ci_dir/$_ci_f" >"$TMPDIR/check_in_order.out" 2>&1; then
+			echo "# $_ci_f (from frame $_ci_seq):" >&2
+			sed 's/^/#   /' "$TMPDIR/check_in_order.out" | head -5 >&2
+			return 1
+		fi
+		_ci_seq=$((_ci_seq + _ci_k))
+	done
+	if [ "$_ci_seq" != "$_ci_n" ]; then
+		echo "# the files hold $_ci_seq frames, not $_ci_n" >&2
+		return 1
+	fi
+	return 0
+}
+
+wait_lines() {
+	_wl_i=0
+	while [ $_wl_i -lt 200 ]; do
+		[ "$(wc -l 2>/dev/null <"$1" || echo 0)" -ge "$2" ] && return 0
+		sleep 0.05
+		_wl_i=$((_wl_i + 1))
+	done
+	return 1
+}
+
+live_setup() {
+	need_root
+	need_cmd ip
+	build_traffic_tools
+	if ! netns_setup; then
+		t_fail "create namespaces and veth pair"
 		t_done
 	fi
 }

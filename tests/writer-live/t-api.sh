@@ -4,7 +4,8 @@
 # pushed through a writer thread, pcap_dump() and split fwrite()s alike,
 # read back byte-identical and in order for every codec; a full ring
 # drops whole records and the counts add up; ENOSPC is sticky and every
-# record is accounted for; bad ring sizes and CPUs are refused.
+# record is accounted for; bad ring sizes and CPUs are refused; dumpers
+# closed by pcap_dump_close_async() are reported in order, complete.
 #
 # Run twice: linked against the staged libpcap as built (AddressSanitizer
 # and UBSan in a sanitizer build), and under ThreadSanitizer, with
@@ -39,7 +40,7 @@ t_ok "codecs built: $codecs"
 
 # The sources and libraries of the TSan variant: the codec files the
 # build compiled and the libraries libpcap was linked with.
-tsan_srcs="$src/sf-writer.c $src/sf-compress.c"
+tsan_srcs="$src/sf-writer.c $src/sf-close-async.c $src/sf-compress.c"
 for f in sf-compress-zlib.c sf-compress-lz4.c sf-compress-zstd.c \
     sf-compress-lzo.c; do
 	if [ -f "$obj/${f%.c}.o" ]; then
@@ -99,6 +100,8 @@ for v in plain tsan; do
 		    full "$c"
 		run $v "$b" "$c, ring full: whole records dropped, counts add up" \
 		    drops "$TMPDIR/dr.$c" "$c" 3000
+		run $v "$b" "$c, 8 files closed by pcap_dump_close_async(): in order, complete" \
+		    async "$TMPDIR/as.$c" "$c" 8 2000
 	done
 done
 t_done

@@ -19,6 +19,13 @@
  *		each intact, in order, and written + dropped = N.
  *	wdump-api errors
  *		bad ring sizes and CPUs are refused with a clear message.
+ *	wdump-api async FILE CODEC K N
+ *		K files of N records each, each closed with
+ *		pcap_dump_close_async() as soon as the next is open: the
+ *		callbacks come once per file, in order, each with status
+ *		0 and N records written, and when
+ *		pcap_dump_close_async_wait(0) returns every file reads
+ *		back complete; a NULL dumper is refused.
  *
  * Exit status 0 when every check passed, 1 otherwise.
  */
@@ -389,6 +396,96 @@ errors(void)
 	return (failed);
 }
 
+#define ASYNC_MAX	16
+
+static struct {
+	pthread_mutex_t lock;
+	int	calls;
+	int	order[ASYNC_MAX];
+	int	status[ASYNC_MAX];
+	long long written[ASYNC_MAX];
+} done_log = { PTHREAD_MUTEX_INITIALIZER, 0, { 0 }, { 0 }, { 0 } };
+static int file_ids[ASYNC_MAX];
+
+static void
+file_closed(void *user, int status, const struct pcap_dump_stats *st,
+    const char *errmsg)
+{
+	int k = *(int *)user;
+
+	(void)errmsg;
+	pthread_mutex_lock(&done_log.lock);
+	if (done_log.calls < ASYNC_MAX) {
+		done_log.order[done_log.calls] = k;
+		done_log.status[done_log.calls] = status;
+		done_log.written[done_log.calls] =
+		    st != NULL ? (long long)st->records_written : -1;
+	}
+	done_log.calls++;
+	pthread_mutex_unlock(&done_log.lock);
+}
+
+static int
+async(const char *file, const char *codec, int k, uint32_t n)
+{
+	char ebuf[PCAP_ERRBUF_SIZE], name[4096];
+	pcap_dump_options_t *o;
+	pcap_dumper_t *d;
+	pcap_t *p;
+	uint32_t i;
+	int f;
+
+	if (k < 1 || k > ASYNC_MAX) {
+		fprintf(stderr, "async: 1..%d files\n", ASYNC_MAX);
+		return (1);
+	}
+	check(pcap_dump_close_async(NULL, file_closed, NULL, ebuf) ==
+	    PCAP_ERROR && strcmp(ebuf, "NULL dumper") == 0,
+	    "%s %lld %lld", "a NULL dumper is refused", 0, 0);
+	p = pcap_open_dead(DLT_EN10MB, SNAP);
+	/* A ring that holds all of a file: nothing is dropped. */
+	o = make_opts(codec, (size_t)4 << 20);
+	for (f = 0; f < k; f++) {
+		snprintf(name, sizeof(name), "%s.%d", file, f);
+		d = pcap_dump_open_with_options(p, name, o);
+		if (d == NULL) {
+			fprintf(stderr, "FAIL: open: %s\n", pcap_geterr(p));
+			return (1);
+		}
+		for (i = 0; i < n; i++)
+			push(d, i);
+		file_ids[f] = f;
+		if (pcap_dump_close_async(d, file_closed, &file_ids[f],
+		    ebuf) != 0) {
+			fprintf(stderr, "FAIL: close_async: %s\n", ebuf);
+			return (1);
+		}
+	}
+	check(pcap_dump_close_async_wait(0) == 0, "%s %lld %lld",
+	    "nothing pending after wait(0)", 0, 0);
+	pthread_mutex_lock(&done_log.lock);
+	check(done_log.calls == k, "%s: %lld, expected %lld", "callbacks",
+	    done_log.calls, k);
+	for (f = 0; f < k && f < done_log.calls; f++) {
+		check(done_log.order[f] == f, "%s: %lld, expected %lld",
+		    "callback order", done_log.order[f], f);
+		check(done_log.status[f] == 0, "%s: %lld for file %lld",
+		    "status", done_log.status[f], f);
+		check(done_log.written[f] == (long long)n,
+		    "%s: %lld, expected %lld", "records written",
+		    done_log.written[f], n);
+	}
+	pthread_mutex_unlock(&done_log.lock);
+	for (f = 0; f < k; f++) {
+		snprintf(name, sizeof(name), "%s.%d", file, f);
+		check(readback(name, n, 1) == (long long)n,
+		    "%s: file %lld of %lld incomplete", "read back", f, k);
+	}
+	pcap_dump_options_free(o);
+	pcap_close(p);
+	return (failed);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -403,6 +500,9 @@ main(int argc, char **argv)
 		    (uint32_t)strtoul(argv[4], NULL, 0)));
 	if (argc == 2 && strcmp(argv[1], "errors") == 0)
 		return (errors());
-	fprintf(stderr, "usage: wdump-api roundtrip FILE CODEC RING N | full CODEC | drops FILE CODEC N | errors\n");
+	if (argc == 6 && strcmp(argv[1], "async") == 0)
+		return (async(argv[2], argv[3], atoi(argv[4]),
+		    (uint32_t)strtoul(argv[5], NULL, 0)));
+	fprintf(stderr, "usage: wdump-api roundtrip FILE CODEC RING N | full CODEC | drops FILE CODEC N | errors | async FILE CODEC K N\n");
 	return (2);
 }

@@ -1,0 +1,170 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Closing a dumper in the background: pcap_dump_close_async() and
+ * pcap_dump_close_async_wait(); see pcap_dump_close_async(3PCAP).
+ */
+
+#include <config.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcap-int.h"
+
+/*
+ * pcap_dump_close() of a dumper with a writer thread drains the ring
+ * and joins the thread, which takes as long as the disk needs for what
+ * is still in the ring: tens of megabytes behind a slow disk.  A program
+ * that rotates files (tcpdump -C, -G) would stall its capture for that
+ * long at every switch, which is what the writer thread is there to
+ * avoid.  So it can hand the old dumper to a closing thread and go on
+ * capturing into the next file at once; the old file's writer thread
+ * keeps writing in the meantime, and the closing thread reports each
+ * file, in the order they were handed over, once it is complete.
+ *
+ * One closing thread serves a queue and leaves when the queue is empty,
+ * so an idle program keeps no thread of ours.  It blocks every signal,
+ * like the writer threads, but calls the handler with the signal mask of
+ * the thread that handed the dumper over: a handler that starts a
+ * program (tcpdump's -z) must not pass a mask with everything blocked
+ * on to it.
+ */
+struct close_req {
+	struct close_req *next;
+	pcap_dumper_t	*d;
+	pcap_dump_close_handler done;
+	void		*user;
+	sigset_t	mask;
+};
+
+static pthread_mutex_t closer_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t closer_idle = PTHREAD_COND_INITIALIZER;
+static struct close_req *closer_head;
+static struct close_req **closer_tailp = &closer_head;
+static u_int closer_pending;	/* queued or being closed */
+static int closer_running;
+
+static void
+close_one(struct close_req *r)
+{
+	struct pcap_dump_stats st;
+	const struct pcap_dump_stats *stp;
+	char msg[PCAP_ERRBUF_SIZE];
+	const char *e;
+	int status;
+	sigset_t all;
+
+	/*
+	 * Flush first, which waits for the ring to drain: the figures
+	 * taken after it are final (close only adds a trailer).
+	 */
+	status = pcap_dump_flush(r->d) == -1 ? PCAP_ERROR : 0;
+	memset(&st, 0, sizeof(st));
+	stp = pcap_dump_get_stats(r->d, &st, sizeof(st)) == 0 ? &st : NULL;
+	msg[0] = '\0';
+	e = pcap_dump_geterr(r->d);
+	if (e != NULL)
+		pcapint_strlcpy(msg, e, sizeof(msg));
+	pcap_dump_close(r->d);
+	if (status != 0 && msg[0] == '\0')
+		snprintf(msg, sizeof(msg), "error flushing the savefile");
+
+	if (r->done != NULL) {
+		pthread_sigmask(SIG_SETMASK, &r->mask, NULL);
+		r->done(r->user, status, stp, msg[0] != '\0' ? msg : NULL);
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, NULL);
+	}
+}
+
+static void *
+closer_main(void *arg _U_)
+{
+	struct close_req *r;
+
+	pthread_mutex_lock(&closer_lock);
+	while ((r = closer_head) != NULL) {
+		closer_head = r->next;
+		if (closer_head == NULL)
+			closer_tailp = &closer_head;
+		pthread_mutex_unlock(&closer_lock);
+		close_one(r);
+		free(r);
+		pthread_mutex_lock(&closer_lock);
+		closer_pending--;
+		pthread_cond_broadcast(&closer_idle);
+	}
+	closer_running = 0;
+	pthread_mutex_unlock(&closer_lock);
+	return (NULL);
+}
+
+int
+pcap_dump_close_async(pcap_dumper_t *d, pcap_dump_close_handler done,
+    void *user, char *errbuf)
+{
+	struct close_req *r;
+	pthread_attr_t attr;
+	pthread_t t;
+	sigset_t all, old;
+	int err;
+
+	if (d == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dumper");
+		return (PCAP_ERROR);
+	}
+	r = calloc(1, sizeof(*r));
+	if (r == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
+		    "malloc");
+		return (PCAP_ERROR);
+	}
+	r->d = d;
+	r->done = done;
+	r->user = user;
+	pthread_sigmask(SIG_SETMASK, NULL, &r->mask);
+
+	pthread_mutex_lock(&closer_lock);
+	if (!closer_running) {
+		/* Detached: it leaves by itself when the queue is empty. */
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		err = pthread_create(&t, &attr, closer_main, NULL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		pthread_attr_destroy(&attr);
+		if (err != 0) {
+			pthread_mutex_unlock(&closer_lock);
+			free(r);
+			pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+			    err, "cannot start the closing thread");
+			return (PCAP_ERROR);
+		}
+		closer_running = 1;
+	}
+	*closer_tailp = r;
+	closer_tailp = &r->next;
+	closer_pending++;
+	pthread_mutex_unlock(&closer_lock);
+	return (0);
+}
+
+u_int
+pcap_dump_close_async_wait(u_int max_pending)
+{
+	u_int n;
+
+	pthread_mutex_lock(&closer_lock);
+	while (closer_pending > max_pending)
+		pthread_cond_wait(&closer_idle, &closer_lock);
+	n = closer_pending;
+	pthread_mutex_unlock(&closer_lock);
+	return (n);
+}
