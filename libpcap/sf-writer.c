@@ -36,6 +36,23 @@
  * WRITER_IDLE_MS, so nothing waits long.  Flush and stop requests do
  * take the mutex and wait, as they must.
  *
+ * Reading a savefile is the exception: there is no kernel ring to
+ * overflow, the capture thread can wait, and a dropped record would be
+ * a real loss in what is meant to be a copy.  In blocking mode
+ * (params.blocking) a producer that finds the ring full waits on the
+ * "room" condition until the writer frees some, with the same kind of
+ * handshake as the writer's sleep, the other way round.
+ *
+ * The writer thread can lower its own priority (params.nice_incr), so
+ * that when it shares a CPU with the capture thread the scheduler
+ * favours the capture: the capture has a kernel ring that overflows,
+ * the writer only a deeper backlog in our ring.  On Linux the nice
+ * value is per thread, set with setpriority() on the thread's id, and
+ * inherited by the threads it would create; elsewhere it is the
+ * process's, and refused.  The thread sets it before it runs anything
+ * else, and the start waits for the outcome, so that a failure fails
+ * the open instead of leaving the thread at full priority unnoticed.
+ *
  * The writer thread blocks every signal, so that signals meant for the
  * application (SIGINT, SIGALRM, ...) are delivered to the application's
  * threads, and retries nothing itself: the consume() callback does the
@@ -53,6 +70,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "pcap-int.h"
 #include "sf-writer.h"
@@ -118,12 +140,18 @@ struct pcapint_writer {
 	size_t		high_water;
 	int		error;		/* sticky errno value */
 	int		sleeping;	/* writer waits on "wake" */
+	int		nice_incr;	/* read once, at the thread's start */
+	int		blocking;	/* put waits for room */
+	int		waiting;	/* a blocking put waits on "room" */
 
 	/* Requests, under the mutex. */
 	char		pad2[CACHE_LINE];
 	pthread_mutex_t	lock;
 	pthread_cond_t	wake;		/* the writer waits here */
 	pthread_cond_t	done;		/* flush and stop wait here */
+	pthread_cond_t	room;		/* a blocking put waits here */
+	int		started;	/* the thread has set itself up */
+	int		start_err;	/* errno value of that, or 0 */
 	uint64_t	flush_req;
 	uint64_t	flush_done;
 	int		stop;
@@ -135,6 +163,54 @@ static size_t
 ring_used(uint64_t head, uint64_t tail)
 {
 	return ((size_t)(head - tail));
+}
+
+/*
+ * The writer thread's first act: lower its own priority by nice_incr.
+ * Returns 0 or an errno value.
+ */
+static int
+writer_lower_priority(int nice_incr)
+{
+#ifdef __linux__
+	id_t tid;
+	int cur;
+
+	if (nice_incr == 0)
+		return (0);
+	tid = (id_t)syscall(SYS_gettid);
+	errno = 0;
+	cur = getpriority(PRIO_PROCESS, tid);
+	if (cur == -1 && errno != 0)
+		return (errno);
+	/* Already as low as it goes: the kernel would clamp it anyway. */
+	if (cur + nice_incr > 19)
+		nice_incr = 19 - cur;
+	if (setpriority(PRIO_PROCESS, tid, cur + nice_incr) != 0)
+		return (errno);
+	return (0);
+#else
+	return (nice_incr == 0 ? 0 : ENOTSUP);
+#endif
+}
+
+/*
+ * After freeing room: wake a blocking producer waiting for it.  The
+ * release store of tail, the fence, then the load of "waiting" pair
+ * with the producer's store of "waiting", fence, load of tail in
+ * writer_wait_room(), as in the sleep handshake below; the producer
+ * holds the mutex from that check until it waits, so taking it here
+ * means the broadcast cannot come between the two.
+ */
+static void
+writer_wake_producer(struct pcapint_writer *w)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&w->waiting, __ATOMIC_RELAXED))
+		return;
+	pthread_mutex_lock(&w->lock);
+	pthread_cond_broadcast(&w->room);
+	pthread_mutex_unlock(&w->lock);
 }
 
 /*
@@ -158,6 +234,15 @@ writer_main(void *arg)
 	size_t off, chunk, used;
 	int err, stop, drain;
 	struct timespec deadline;
+
+	err = writer_lower_priority(w->nice_incr);
+	pthread_mutex_lock(&w->lock);
+	w->start_err = err;
+	w->started = 1;
+	pthread_cond_broadcast(&w->done);
+	pthread_mutex_unlock(&w->lock);
+	if (err != 0)
+		return (NULL);
 
 	drain = 0;
 	for (;;) {
@@ -191,6 +276,8 @@ writer_main(void *arg)
 			 */
 			__atomic_store_n(&w->tail, tail + chunk,
 			    __ATOMIC_RELEASE);
+			if (w->blocking)
+				writer_wake_producer(w);
 			continue;
 		}
 
@@ -281,19 +368,44 @@ pcapint_writer_check_cpu(int cpu, char *errbuf)
 #endif
 }
 
+int
+pcapint_writer_check_nice(int nice_incr, char *errbuf)
+{
+	/*
+	 * Only ever lower: raising the writer above the capture thread
+	 * is the opposite of the point, and needs privileges besides.
+	 */
+	if (nice_incr < 0 || nice_incr > 19) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "writer thread priority decrease %d is out of range (0 to 19)",
+		    nice_incr);
+		return (-1);
+	}
+#ifndef __linux__
+	if (nice_incr != 0) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "cannot lower the writer thread's priority: not supported on this platform");
+		return (-1);
+	}
+#endif
+	return (0);
+}
+
 struct pcapint_writer *
-pcapint_writer_start(size_t ring_size, int cpu,
+pcapint_writer_start(const struct pcapint_writer_params *params,
     const struct pcapint_writer_ops *ops, void *ctx, char *errbuf)
 {
 	struct pcapint_writer *w;
 	pthread_attr_t attr;
 	sigset_t all, old;
-	size_t size;
-	int err;
+	size_t size, ring_size = params->ring_size;
+	int err, cpu = params->cpu;
 #ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
 	cpu_set_t cpus;
 #endif
 
+	if (pcapint_writer_check_nice(params->nice_incr, errbuf) != 0)
+		return (NULL);
 	if (ring_size < 4096 || ring_size > ((size_t)1 << 40)) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "writer ring size %zu is out of range (4 KiB to 1 TiB)",
@@ -321,9 +433,12 @@ pcapint_writer_start(size_t ring_size, int cpu,
 	    size / 4 : WRITER_WAKE_BYTES;
 	w->ops = ops;
 	w->ctx = ctx;
+	w->nice_incr = params->nice_incr;
+	w->blocking = params->blocking;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->wake, NULL);
 	pthread_cond_init(&w->done, NULL);
+	pthread_cond_init(&w->room, NULL);
 
 	pthread_attr_init(&attr);
 	if (cpu >= 0) {
@@ -355,10 +470,26 @@ pcapint_writer_start(size_t ring_size, int cpu,
 		goto fail;
 	}
 	pthread_attr_destroy(&attr);
+
+	/* Wait for the thread to set itself up; see writer_main(). */
+	pthread_mutex_lock(&w->lock);
+	while (!w->started)
+		pthread_cond_wait(&w->done, &w->lock);
+	err = w->start_err;
+	pthread_mutex_unlock(&w->lock);
+	if (err != 0) {
+		pthread_join(w->thread, NULL);
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, err,
+		    "cannot lower the writer thread's priority by %d",
+		    params->nice_incr);
+		goto fail_thread;
+	}
 	return (w);
 
 fail:
 	pthread_attr_destroy(&attr);
+fail_thread:
+	pthread_cond_destroy(&w->room);
 	pthread_cond_destroy(&w->done);
 	pthread_cond_destroy(&w->wake);
 	pthread_mutex_destroy(&w->lock);
@@ -382,6 +513,45 @@ ring_copy(struct pcapint_writer *w, uint64_t pos, const void *src, size_t len)
 	}
 }
 
+/*
+ * Blocking mode: wait until len bytes fit after head, or the writer has
+ * a sticky error (it then discards what is in the ring, so the wait
+ * ends either way).  Returns 0 when they fit, -1 on the error.  The
+ * timed wait only bounds the cost of a missed wake-up, which the
+ * handshake in writer_wake_producer() rules out.
+ */
+static int
+writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
+{
+	struct timespec deadline;
+	int err;
+
+	pthread_mutex_lock(&w->lock);
+	__atomic_store_n(&w->waiting, 1, __ATOMIC_SEQ_CST);
+	for (;;) {
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
+		err = __atomic_load_n(&w->error, __ATOMIC_ACQUIRE);
+		if (err != 0 || len <= w->size - ring_used(head, w->tail_seen))
+			break;
+		/* A full ring is more than wake_bytes: the writer runs. */
+		if (__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED)) {
+			__atomic_store_n(&w->sleeping, 0, __ATOMIC_RELAXED);
+			pthread_cond_signal(&w->wake);
+		}
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_nsec += WRITER_IDLE_MS * 1000000L;
+		if (deadline.tv_nsec >= 1000000000L) {
+			deadline.tv_sec++;
+			deadline.tv_nsec -= 1000000000L;
+		}
+		(void)pthread_cond_timedwait(&w->room, &w->lock, &deadline);
+	}
+	__atomic_store_n(&w->waiting, 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&w->lock);
+	return (err != 0 ? -1 : 0);
+}
+
 int
 pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
     const void *b, size_t blen)
@@ -403,8 +573,13 @@ pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
 		 */
 		if (ring_used(head, w->tail_seen) > w->high_water_seen)
 			w->high_water_seen = ring_used(head, w->tail_seen);
-		if (len > w->size - ring_used(head, w->tail_seen)) {
-			w->dropped_full++;
+		if (len > w->size - ring_used(head, w->tail_seen) &&
+		    (!w->blocking || len > w->size ||
+		    writer_wait_room(w, head, len) != 0)) {
+			if (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE) != 0)
+				w->dropped_error++;
+			else
+				w->dropped_full++;
 			return (-1);
 		}
 	}
@@ -497,6 +672,7 @@ pcapint_writer_stop(struct pcapint_writer *w)
 	pthread_join(w->thread, NULL);
 
 	err = __atomic_load_n(&w->error, __ATOMIC_ACQUIRE);
+	pthread_cond_destroy(&w->room);
 	pthread_cond_destroy(&w->done);
 	pthread_cond_destroy(&w->wake);
 	pthread_mutex_destroy(&w->lock);

@@ -46,13 +46,31 @@ struct pcapint_writer_stats {
 };
 
 /*
- * Start a writer thread with a ring of ring_size bytes (rounded up to a
- * power of two).  cpu >= 0 pins the thread to that CPU; a failure to pin
- * fails the call, so that a user who asked for pinning never silently
- * runs unpinned.  Returns NULL with errbuf filled in on failure.
+ * How the writer thread is started; zeroed, it is an unpinned thread at
+ * the caller's priority whose producer drops records on a full ring.
  */
-struct pcapint_writer *pcapint_writer_start(size_t ring_size, int cpu,
+struct pcapint_writer_params {
+	size_t	ring_size;	/* bytes, rounded up to a power of two */
+	int	cpu;		/* >= 0: pin the thread to that CPU */
+	int	nice_incr;	/* > 0: the thread lowers its priority so */
+	int	blocking;	/* put waits for room instead of dropping */
+};
+
+/*
+ * Start a writer thread.  A failure to pin the thread or to lower its
+ * priority fails the call, so that a user who asked for either never
+ * silently runs without it.  Returns NULL with errbuf filled in on
+ * failure.
+ */
+struct pcapint_writer *pcapint_writer_start(
+    const struct pcapint_writer_params *params,
     const struct pcapint_writer_ops *ops, void *ctx, char *errbuf);
+
+/*
+ * 0 if the writer thread can lower its priority by nice_incr (1 to 19;
+ * 0 leaves it alone), -1 with errbuf filled in otherwise.
+ */
+int	pcapint_writer_check_nice(int nice_incr, char *errbuf);
 
 /*
  * 0 if the writer thread can be pinned to that CPU (it exists and this
@@ -67,7 +85,9 @@ int	pcapint_writer_check_cpu(int cpu, char *errbuf);
  * into the ring, whole or not at all.  Returns 0, or -1 if it was
  * dropped (ring full, or the writer has a sticky error); either way it
  * is counted.  It never blocks and makes no system call unless the
- * writer thread is asleep and must be woken.
+ * writer thread is asleep and must be woken -- except in blocking mode
+ * (params.blocking), where a full ring makes it wait for room, so that
+ * only a sticky error drops a record.
  */
 int	pcapint_writer_put(struct pcapint_writer *, const void *, size_t);
 

@@ -28,6 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "pcap-int.h"
 #include "sf-writer.h"
@@ -91,8 +94,34 @@ struct sink {
 	int		slow;		/* sleep now and then */
 	uint64_t	fail_after;	/* return ENOSPC after this many bytes */
 	int		signals_blocked;
+	int		nice;		/* the writer thread's nice value */
 	uint64_t	flushes;
 };
+
+static int sink_consume(void *, const unsigned char *, size_t);
+static int sink_flush(void *);
+static const struct pcapint_writer_ops sink_ops = { sink_consume, sink_flush };
+
+/* This thread's own nice value (per thread on Linux). */
+static int
+thread_nice(void)
+{
+	return (getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid)));
+}
+
+static struct pcapint_writer *
+start(size_t ring, int cpu, int nice_incr, int blocking, struct sink *s,
+    char *errbuf)
+{
+	struct pcapint_writer_params params;
+
+	memset(&params, 0, sizeof(params));
+	params.ring_size = ring;
+	params.cpu = cpu;
+	params.nice_incr = nice_incr;
+	params.blocking = blocking;
+	return (pcapint_writer_start(&params, &sink_ops, s, errbuf));
+}
 
 static int
 sink_consume(void *ctx, const unsigned char *buf, size_t len)
@@ -106,6 +135,7 @@ sink_consume(void *ctx, const unsigned char *buf, size_t len)
 		pthread_sigmask(SIG_BLOCK, NULL, &mask);
 		s->signals_blocked = sigismember(&mask, SIGINT) &&
 		    sigismember(&mask, SIGALRM) && sigismember(&mask, SIGTERM);
+		s->nice = thread_nice();
 	}
 	if (s->fail_after != 0 && s->bytes + len > s->fail_after)
 		return (ENOSPC);
@@ -164,8 +194,6 @@ sink_flush(void *ctx)
 	return (0);
 }
 
-static const struct pcapint_writer_ops sink_ops = { sink_consume, sink_flush };
-
 /*
  * Hand over n records; returns how many the producer was told were
  * dropped, and marks them.  Every flush_every records it flushes and
@@ -209,8 +237,14 @@ produce(struct pcapint_writer *w, struct sink *s, uint32_t n, char *dropped,
 	return (drops);
 }
 
+/*
+ * blocking: the producer waits for room, so a slow consumer makes it
+ * wait, never drop.  nice_incr: the writer thread runs that much nicer
+ * than the producer.
+ */
 static void
-run(const char *name, size_t ring, uint32_t n, int slow, uint32_t flush_every)
+run(const char *name, size_t ring, uint32_t n, int slow, uint32_t flush_every,
+    int blocking, int nice_incr)
 {
 	char errbuf[PCAP_ERRBUF_SIZE];
 	struct pcapint_writer *w;
@@ -226,7 +260,7 @@ run(const char *name, size_t ring, uint32_t n, int slow, uint32_t flush_every)
 	s.slow = slow;
 	s.seen = calloc(n, 1);
 	dropped = calloc(n, 1);
-	w = pcapint_writer_start(ring, -1, &sink_ops, &s, errbuf);
+	w = start(ring, -1, nice_incr, blocking, &s, errbuf);
 	if (w == NULL) {
 		check(0, "%s: start: %s", name, errbuf);
 		return;
@@ -258,17 +292,28 @@ run(const char *name, size_t ring, uint32_t n, int slow, uint32_t flush_every)
 		check(flush_ok && s.flushes >= n / flush_every,
 		    "%s: each flush returns only after everything handed over is consumed",
 		    name);
-	if (slow)
+	if (slow && !blocking)
 		check(drops > 0, "%s: a slow consumer makes the producer drop (%llu), not wait",
 		    name, (unsigned long long)drops);
+	if (blocking)
+		check(drops == 0 && s.records == n,
+		    "%s: a blocking producer waits, drops nothing (%llu dropped, %llu of %u arrive)",
+		    name, (unsigned long long)drops,
+		    (unsigned long long)s.records, n);
+	check(s.nice == (thread_nice() + nice_incr > 19 ? 19 :
+	    thread_nice() + nice_incr),
+	    "%s: the writer thread's nice value is %d (ours %d, asked +%d)",
+	    name, s.nice, thread_nice(), nice_incr);
 	check(s.signals_blocked, "%s: the writer thread blocks signals", name);
 	free(s.seen);
 	free(dropped);
 }
 
+/* blocking: the error must end the producer's wait, not hang it. */
 static void
-error_case(void)
+error_case(int blocking)
 {
+	const char *pfx;
 	char errbuf[PCAP_ERRBUF_SIZE];
 	struct pcapint_writer *w;
 	struct pcapint_writer_stats st;
@@ -282,25 +327,27 @@ error_case(void)
 	s.seen = calloc(n, 1);
 	s.fail_after = 100000;
 	dropped = calloc(n, 1);
-	w = pcapint_writer_start(1 << 16, -1, &sink_ops, &s, errbuf);
+	pfx = blocking ? "blocking: " : "";
+	w = start(1 << 16, -1, 0, blocking, &s, errbuf);
 	if (w == NULL) {
 		check(0, "error: start: %s", errbuf);
 		return;
 	}
 	(void)produce(w, &s, n, dropped, 0, &flush_ok);
 	rc = pcapint_writer_flush(w);
-	check(rc == ENOSPC, "a consume error is sticky and reported by flush (%d)", rc);
+	check(rc == ENOSPC, "%sa consume error is sticky and reported by flush (%d)", pfx, rc);
 	check(pcapint_writer_put(w, "x", 1) == -1,
-	    "after an error, records are refused");
+	    "%safter an error, records are refused", pfx);
 	pcapint_writer_get_stats(w, &st);
 	check(st.error == ENOSPC && st.dropped_error > 0 &&
 	    st.records_in + st.dropped_full + st.dropped_error == n + 1,
-	    "after an error, every refused record is counted (%llu in, %llu full, %llu error)",
+	    "%safter an error, every refused record is counted (%llu in, %llu full, %llu error)",
+	    pfx,
 	    (unsigned long long)st.records_in,
 	    (unsigned long long)st.dropped_full,
 	    (unsigned long long)st.dropped_error);
 	rc = pcapint_writer_stop(w);
-	check(rc == ENOSPC, "stop reports the sticky error (%d)", rc);
+	check(rc == ENOSPC, "%sstop reports the sticky error (%d)", pfx, rc);
 	free(s.seen);
 	free(dropped);
 }
@@ -314,28 +361,41 @@ start_errors(void)
 
 	memset(&s, 0, sizeof(s));
 	errbuf[0] = '\0';
-	w = pcapint_writer_start(1 << 16, 99999, &sink_ops, &s, errbuf);
+	w = start(1 << 16, 99999, 0, 0, &s, errbuf);
 	check(w == NULL && strstr(errbuf, "CPU 99999") != NULL,
 	    "pinning to a CPU that does not exist fails and names it: %s", errbuf);
 	errbuf[0] = '\0';
-	w = pcapint_writer_start(100, -1, &sink_ops, &s, errbuf);
+	w = start(100, -1, 0, 0, &s, errbuf);
 	check(w == NULL && strstr(errbuf, "ring size 100") != NULL,
 	    "a ring that is too small is refused: %s", errbuf);
-	w = pcapint_writer_start(1 << 16, 0, &sink_ops, &s, errbuf);
+	w = start(1 << 16, 0, 0, 0, &s, errbuf);
 	check(w != NULL, "pinning to CPU 0 works%s%s", w ? "" : ": ",
 	    w ? "" : errbuf);
 	if (w != NULL)
 		check(pcapint_writer_stop(w) == 0, "an idle pinned writer stops cleanly");
+	errbuf[0] = '\0';
+	w = start(1 << 16, -1, -1, 0, &s, errbuf);
+	check(w == NULL && strstr(errbuf, "decrease -1 is out of range") != NULL,
+	    "raising the writer's priority is refused: %s", errbuf);
+	errbuf[0] = '\0';
+	w = start(1 << 16, -1, 20, 0, &s, errbuf);
+	check(w == NULL && strstr(errbuf, "decrease 20 is out of range") != NULL,
+	    "a priority decrease past 19 is refused: %s", errbuf);
 }
 
 int
 main(void)
 {
-	run("big ring", 1 << 22, 100000, 0, 0);
-	run("small ring", 1 << 13, 100000, 0, 0);
-	run("slow consumer", 1 << 14, 40000, 1, 0);
-	run("flushes", 1 << 15, 30000, 0, 1000);
-	error_case();
+	run("big ring", 1 << 22, 100000, 0, 0, 0, 0);
+	run("small ring", 1 << 13, 100000, 0, 0, 0, 0);
+	run("slow consumer", 1 << 14, 40000, 1, 0, 0, 0);
+	run("flushes", 1 << 15, 30000, 0, 1000, 0, 0);
+	run("blocking, slow consumer", 1 << 13, 40000, 1, 0, 1, 0);
+	run("blocking, flushes", 1 << 13, 30000, 0, 1000, 1, 0);
+	run("nice +5", 1 << 16, 20000, 0, 0, 0, 5);
+	run("nice +19, blocking", 1 << 13, 20000, 1, 0, 1, 19);
+	error_case(0);
+	error_case(1);
 	start_errors();
 	return (failures != 0);
 }
