@@ -44,6 +44,17 @@ pcap_dump_options_t *dump_options;
 volatile sig_atomic_t dumpopts_flush_requested;
 
 static int writer_given;	/* --writer-cpu or --writer-ring */
+
+/*
+ * How much nicer than the capture the writer thread runs.  Where the
+ * two share a CPU, the capture must win: behind it is the kernel's
+ * buffer, which drops packets when it overflows, behind the writer
+ * only our ring, which absorbs a backlog.  At +5 the scheduler gives
+ * the writer about a quarter of a CPU both want (CFS weights 335 to
+ * 1024), and all of it when the capture sleeps; the writer needs a
+ * share, as a starved writer fills the ring and drops as surely.
+ */
+#define	WRITER_NICE_INCR	5
 static const char *prog = "tcpdump";
 static pcap_dumper_t **current;	/* the dumper in use, for dumpopts_exit() */
 static char **current_name;
@@ -138,6 +149,24 @@ dumpopts_writer(int cpu, const char *arg, char *ebuf)
 int
 dumpopts_check(int have_w, char *ebuf)
 {
+#ifdef HAVE_PCAP_DUMP_OPTIONS_SET_WRITER_THREAD
+	char msg[PCAP_ERRBUF_SIZE];
+
+#endif
+#ifdef HAVE_PCAP_DUMP_OPTIONS_SET_WRITER_THREAD
+	/*
+	 * Refused only where libpcap cannot do it (no per-thread nice
+	 * value): the writer still works, at the capture's priority, and
+	 * the user is told so.  A thread that fails to lower its priority
+	 * on a system that has it fails the open, and tcpdump with it.
+	 */
+	if (have_w && writer_given &&
+	    pcap_dump_options_set_writer_priority(dump_options,
+	    WRITER_NICE_INCR, msg) != 0)
+		fprintf(stderr,
+		    "%s: warning: %.200s; the writer thread runs at the capture's priority\n",
+		    prog, msg);
+#endif
 	if (have_w)
 		return (0);
 	if (writer_given) {
