@@ -21,11 +21,7 @@
 # and the loss shows how much of its memory each really uses.
 
 . "$(dirname "$0")/lib.sh"
-bench_init || exit 1
-NAME=writer
-MD=$BENCH_OUT/$NAME.md
-CSV=$BENCH_OUT/writer.csv
-HL=$BENCH_OUT/$NAME.headline
+bench_experiment writer || exit 1
 
 if [ "$BENCH_MODE" = quick ]; then
 	: "${WRITER_TYPES:=fixed1518}"
@@ -38,24 +34,14 @@ else
 fi
 : "${BENCH_BURST:=2}"
 
-na=
-if ! is_root; then
-	na="needs root (network namespaces)"
-elif [ -n "$(config_na ours-w:1m:any)" ]; then
-	na=$(config_na ours-w:1m:any)
-fi
+TITLE="Writer thread: ring size and pinning (Gulp)"
+na=$(live_na)
+[ -n "$na" ] || na=$(config_na ours-w:1m:any)
 if [ -n "$na" ]; then
-	{
-		echo "## Writer thread: ring size and pinning (Gulp)"
-		echo
-		echo "n/a: $na."
-		echo
-	} >"$MD"
-	echo "writer ring/pinning sweep|n/a ($na)" >"$HL"
+	bench_na_report "$NAME" "$TITLE" "writer ring/pinning sweep" "$na"
 	exit 0
 fi
-bench_build_tools || exit 1
-bench_netns || exit 1
+bench_live_setup || exit 1
 
 echo "type,config,rate,seconds,sent,pps,got,loss_pct,td_captured,td_dropped" >"$CSV"
 declare -A LOSS
@@ -76,7 +62,7 @@ for type in $WRITER_TYPES; do
 done
 
 {
-	echo "## Writer thread: ring size and pinning (Gulp)"
+	echo "## $TITLE"
 	echo
 	echo "${BENCH_BURST}-s bursts into slowsink at $SLOW_RATE B/s (\`-w - | slowsink\`),"
 	echo "-s $SNAP -B $BUFKB; loss % = frames sent but not in the sink's copy."
@@ -87,18 +73,15 @@ done
 	for type in $WRITER_TYPES; do
 		echo "### $type"
 		echo
-		printf '| config |'
-		for r in $WRITER_RATES; do printf ' loss %% at %s f/s |' "$r"; done
-		echo
-		printf '|---|'
-		for r in $WRITER_RATES; do printf -- '---|'; done
-		echo
+		cols=()
+		for r in $WRITER_RATES; do cols+=("loss % at $r f/s"); done
+		md_head config "${cols[@]}"
 		for cfg in $WRITER_CONFIGS; do
-			printf '| %s |' "$cfg"
+			cells=()
 			for r in $WRITER_RATES; do
-				printf ' %s |' "${LOSS[$type,$r,$cfg]:-n/a}"
+				cells+=("${LOSS[$type,$r,$cfg]:-n/a}")
 			done
-			echo
+			md_row "$cfg" "${cells[@]}"
 		done
 		echo
 	done
