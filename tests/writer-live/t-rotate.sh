@@ -78,15 +78,25 @@ t_expect_eq "-C 1 -W 2: tcpdump exits 0" 0 "$NETNS_STATUS"
 nz=$(wc -l <"$TMPDIR/z.log")
 t_check "-C 1 -W 2: names were reused (-z ran $nz times so far)" \
     wait_lines "$TMPDIR/z.log" 4
-nz=$(wc -l <"$TMPDIR/z.log")
 # Each copy -z made is a run of frames; ordered by their first frame,
-# the runs must tile 0..N-1.
-for c in $(cut -d' ' -f2 "$TMPDIR/z.log"); do
-	echo "$("$CHK" "$c" | sed -n 's/^first: //p') $(basename "$c")"
-done | sort -n | cut -d' ' -f2 >"$TMPDIR/w.order"
-# shellcheck disable=SC2046 # file names are ours, without blanks
+# the runs must tile 0..N-1.  tcpdump does not wait for its -z
+# children, so the last copies may still be on their way when it has
+# exited: look again, for at most 10 s, until they are all there.
+tiled() {
+	for c in $(cut -d' ' -f2 "$TMPDIR/z.log"); do
+		echo "$("$CHK" "$c" | sed -n 's/^first: //p') $(basename "$c")"
+	done | sort -n | cut -d' ' -f2 >"$TMPDIR/w.order"
+	# shellcheck disable=SC2046 # file names are ours, without blanks
+	check_in_order "$TMPDIR/w" $N $(cat "$TMPDIR/w.order")
+}
+i=0
+while [ $i -lt 100 ] && ! tiled 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+nz=$(wc -l <"$TMPDIR/z.log")
 t_check "-C 1 -W 2: the $nz files -z was given hold frames 0..$((N - 1)), once each" \
-    check_in_order "$TMPDIR/w" $N $(cat "$TMPDIR/w.order")
+    tiled
 
 # 3. -G 1: a new file every second, over three seconds.
 mkdir "$TMPDIR/g"
