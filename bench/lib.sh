@@ -239,7 +239,7 @@ ratio() {
 # ---------------------------------------------------------------------
 # What the experiment scripts share around capture_run: the n/a section,
 # the live setup, the maximum lossless load search and table rows.
-# (loss.sh, menski.sh and erspan.sh use them; writer.sh can.)
+# (loss.sh, menski.sh, erspan.sh and writer.sh use them.)
 
 # bench_na_report NAME TITLE LABEL REASON: the report section and the
 # headline line of experiment NAME when it cannot run here.

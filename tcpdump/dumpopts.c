@@ -59,7 +59,15 @@ static const char *prog = "tcpdump";
 static pcap_dumper_t **current;	/* the dumper in use, for dumpopts_exit() */
 static char **current_name;
 static void (*zcmd)(const char *);	/* -z */
-static u_int max_pending = UINT_MAX;
+/*
+ * Files handed to the closing thread and not yet complete.  Each keeps
+ * its ring and the backlog in it, so without a bound a disk slower than
+ * the rotations would let memory grow with every file; past this many
+ * the capture waits for the oldest file, and the kernel's buffer, whose
+ * drops are counted, takes the backlog instead.
+ */
+#define MAX_FILES_CLOSING	4
+static u_int max_pending = MAX_FILES_CLOSING;
 
 /*
  * What the files closed so far add up to.  With a writer thread, files
@@ -195,7 +203,7 @@ dumpopts_setup(const char *program_name, pcap_dumper_t **pdd, char **name,
 	 * file that had it must be complete, or opening it anew would
 	 * truncate a file still being written.
 	 */
-	if (names_in_use > 0)
+	if (names_in_use > 0 && (u_int)names_in_use - 1 < max_pending)
 		max_pending = (u_int)names_in_use - 1;
 }
 

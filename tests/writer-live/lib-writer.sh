@@ -39,7 +39,7 @@ rx_count() {
 send_frames() {
 	_sf_rx0=$(rx_count)
 	netns_exec "$NS_A" "$GEN" --type "${2:-http}" --count "$1" \
-	    --rate 20000 --iface "$VETH_A" 2>"$TMPDIR/gen.err" ||
+	    --rate "${3:-20000}" --iface "$VETH_A" 2>"$TMPDIR/gen.err" ||
 	    t_fail "sluice-gen: $(cat "$TMPDIR/gen.err")"
 	wait_rx "$_sf_rx0" "$1" ||
 	    t_fail "the veth did not receive $1 frames"
