@@ -8,14 +8,7 @@
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/live/netns.sh"
 
-need_root
-need_cmd ip
-
-build_traffic_tools
-if ! netns_setup; then
-	t_fail "create namespaces and veth pair"
-	t_done
-fi
+netns_live_setup
 
 # counts FILE N SEQ0: frames, unmarked, missing and duplicates when
 # frames SEQ0..SEQ0+N-1 are expected.  Senders interleave, so the order

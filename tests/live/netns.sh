@@ -106,6 +106,19 @@ netns_setup() {
 	return 0
 }
 
+# netns_live_setup [CMD...]: the start of a live test: root, ip and the
+# commands named, sluice-gen and sluice-seqcheck built (GEN, CHK), the
+# namespaces and veth pair up; whatever is missing ends the script.
+netns_live_setup() {
+	need_root
+	need_cmd ip "$@"
+	build_traffic_tools
+	if ! netns_setup; then
+		t_fail "create namespaces and veth pair"
+		t_done
+	fi
+}
+
 netns_exec() {
 	_ne_ns=$1
 	shift

@@ -11,15 +11,8 @@
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/live/netns.sh"
 
-need_root
-need_cmd ip
-
 N=3000
-build_traffic_tools
-if ! netns_setup; then
-	t_fail "create namespaces and veth pair"
-	t_done
-fi
+netns_live_setup
 
 # figure WHAT FILE: the number before "packets WHAT" in tcpdump's stderr.
 figure() {

@@ -11,8 +11,6 @@
 #				received N frames since the count FROM
 #	count_frames FILE	frames libpcap reads from FILE (as counted
 #				by sluice-seqcheck, $CHK)
-#	live_setup		root, ip, the traffic tools, the namespaces
-#				and veth pair, or the script ends
 #	wait_lines FILE N	wait (at most 10 s) until FILE has N lines
 #				(a missing FILE has none)
 #	check_in_order DIR N FILE...
@@ -112,12 +110,3 @@ wait_lines() {
 	return 1
 }
 
-live_setup() {
-	need_root
-	need_cmd ip
-	build_traffic_tools
-	if ! netns_setup; then
-		t_fail "create namespaces and veth pair"
-		t_done
-	fi
-}

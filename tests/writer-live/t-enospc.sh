@@ -12,15 +12,8 @@
 . "$SLUICE_SRCDIR/tests/live/netns.sh"
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
 
-need_root
-need_cmd ip unshare mount nsenter
-
 N=3000		# 1514-byte frames: 4.5 MB
-build_traffic_tools
-if ! netns_setup; then
-	t_fail "create namespaces and veth pair"
-	t_done
-fi
+netns_live_setup unshare mount nsenter
 mnt=$TMPDIR/mnt
 mkdir "$mnt"
 

@@ -16,7 +16,7 @@
 . "$SLUICE_SRCDIR/tests/live/netns.sh"
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
 
-live_setup
+netns_live_setup
 
 # frames_in DIR: frames in all files of DIR together.
 frames_in() {

@@ -15,7 +15,7 @@
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
 
 N=5000
-live_setup
+netns_live_setup
 
 # 1. Pinned writer, compressed file.
 start_tcpdump pinned -s 2048 -B 16384 --writer-cpu=0 --compress=zstd \

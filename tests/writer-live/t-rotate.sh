@@ -17,7 +17,7 @@
 . "$SLUICE_SRCDIR/tests/live/netns.sh"
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
 
-live_setup
+netns_live_setup
 
 # The -z command: copy the file it is given to a name of its own, and
 # log the name.
