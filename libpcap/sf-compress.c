@@ -72,13 +72,17 @@
  * so little is gained beyond 256 KiB, while smaller blocks cost up to
  * a quarter more disk.  With the default zstd:-5 on 35 MB of HTTP
  * traffic, 1 MiB blocks compress 6% faster and 2% smaller than 256 KiB
- * ones (codecbench: 818 against 772 MB/s, 0.234 against 0.238), and
- * tcpdump -r -w --compress 3% faster (64 against 66 ms of CPU, still
- * under 0.6 of stock; random payloads 31 against 28 ms, as more is
- * compressed before the skipping starts): not enough for four times
- * the memory, a block that takes four times as long to reach the disk
- * on a slow link, and -C files that overshoot by up to a compressed
- * block.  256 KiB is also small next to the default 2 MiB capture
+ * ones (codecbench: 818 against 772 MB/s, 0.234 against 0.238).  End
+ * to end, with savefiles read through a 64 KiB stdio buffer, tcpdump
+ * -r -w --compress went from 0.59 to 0.60 of stock's throughput (perf
+ * stat, medians of 61 runs alternated with stock, four times: 0.585
+ * to 0.592 against 0.603 to 0.608 when the machine was quiet; the
+ * fastest runs 63 against 61 ms of CPU, stock 37), while random
+ * payloads cost 31 instead of 27 ms at best, as four times as much is
+ * compressed before the skipping starts.  A gain that small is not
+ * worth four times the memory, a block that takes four times as long
+ * to reach the disk on a slow link, and -C files that overshoot by up
+ * to a compressed block.  256 KiB is also small next to the default 2 MiB capture
  * buffer, and a write of that size is efficient on any file system.
  * Two blocks (input and output) plus the codec state are all the
  * writer's memory.
@@ -164,12 +168,15 @@ struct pcap_dump_options {
  * writes 0.247).  End to end, tcpdump -r -w of that file costs 66 ms
  * of CPU with zstd:-5, 92 ms with zstd:1, 79 ms with lz4, and 37 ms
  * for stock tcpdump writing it uncompressed: 0.57 of stock's
- * throughput, where issue #3 asks for 0.6.  That is out of reach here:
- * reading the file and handing the records over take 20 ms, writing
- * a quarter of the bytes 2 ms, so 0.6 (62 ms) leaves the codec 40 ms,
- * 870 MB/s, and no setting of zstd or lz4 we tried (hash table 2^11
- * to 2^16, minimum match 4 to 7, step 1 to 12, blocks of 128 KiB to
- * 1 MiB) passes 830 MB/s at 0.25 or less.  Random payloads are stored
+ * throughput, where issue #3 asks for 0.6; about 64 ms and 0.59 since
+ * savefile.c gives the savefiles it opens a 64 KiB stdio buffer.
+ * 0.6 is at the edge of reach here: reading the file and handing the
+ * records over take about 18 ms, writing a quarter of the bytes 2 ms,
+ * so 0.6 (62 ms) leaves the codec 42 ms, 825 MB/s, and no setting of
+ * zstd or lz4 we tried (hash table 2^11 to 2^16, minimum match 4 to 7,
+ * step 1 to 12, blocks of 128 KiB to 1 MiB) passes that at 0.25 or
+ * less; 1 MiB blocks come closest (818 MB/s, and 0.60 end to end, for
+ * a price: see SFC_DEFAULT_BLOCK).  Random payloads are stored
  * after SFC_SKIP_AFTER blocks and cost less than writing them plain.
  */
 static const struct pcapint_sfc_codec *const sfc_codecs[] = {

@@ -21,6 +21,11 @@
  *                                         an error naming the byte offset,
  *                                         or exactly PLAIN's packets
  *   sfc-api udp N PORT                    send N datagrams to 127.0.0.1
+ *   sfc-api streams FILE JUNK             FILE read through a stream the
+ *                                         caller owns (fmemopen) gives what
+ *                                         pcap_open_offline() gives; JUNK,
+ *                                         not a savefile, is refused and
+ *                                         its stream left usable
  *
  * Prints what it checked; exits 0 when all checks passed, 1 otherwise.
  */
@@ -621,6 +626,64 @@ udp(int argc, char **argv)
 	return (0);
 }
 
+/*
+ * pcap_open_offline() gives the streams it opens a buffer of its own;
+ * streams a caller passes keep theirs, and stay the caller's when the
+ * open fails.
+ */
+static int
+streams(int argc, char **argv)
+{
+	char errbuf[PCAP_ERRBUF_SIZE], line[64];
+	static u_char buf[4 * 1024 * 1024];
+	static const char junk[] = "not a savefile\n";
+	FILE *f;
+	pcap_t *ref;
+	size_t len;
+	unsigned long n;
+	int r, same;
+
+	if (argc < 4)
+		return (2);
+	f = fopen(argv[2], "rb");
+	if (f == NULL) {
+		perror(argv[2]);
+		return (1);
+	}
+	len = fread(buf, 1, sizeof(buf), f);
+	CHECK(len > 0 && len < sizeof(buf) && feof(f), "%s: %zu bytes",
+	    argv[2], len);
+	fclose(f);
+	ref = pcap_open_offline(argv[2], errbuf);
+	CHECK(ref != NULL, "pcap_open_offline: %s", errbuf);
+	if (ref == NULL)
+		return (1);
+	n = read_mem(buf, len, &r, errbuf, ref, &same);
+	CHECK(r == PCAP_ERROR_BREAK, "fmemopen stream: %s", errbuf);
+	CHECK(same, "fmemopen stream and pcap_open_offline() differ");
+	pcap_close(ref);
+	printf("%lu packets the same both ways\n", n);
+
+	f = fopen(argv[3], "w+b");
+	if (f == NULL) {
+		perror(argv[3]);
+		return (1);
+	}
+	CHECK(fputs(junk, f) >= 0 && fflush(f) == 0, "writing %s", argv[3]);
+	rewind(f);
+	CHECK(pcap_fopen_offline(f, errbuf) == NULL,
+	    "junk accepted by pcap_fopen_offline()");
+	rewind(f);
+	CHECK(fgets(line, sizeof(line), f) != NULL && strcmp(line, junk) == 0,
+	    "the refused stream no longer reads back what it holds");
+	CHECK(fclose(f) == 0, "the refused stream does not close cleanly");
+	CHECK(pcap_open_offline(argv[3], errbuf) == NULL &&
+	    strstr(errbuf, "unknown file format") != NULL,
+	    "pcap_open_offline() of junk: %s", errbuf);
+	printf("junk refused both ways, its stream intact\n");
+	return (failures == 0 ? 0 : 1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -646,5 +709,7 @@ main(int argc, char **argv)
 		return (flips(argc, argv));
 	if (strcmp(argv[1], "udp") == 0)
 		return (udp(argc, argv));
+	if (strcmp(argv[1], "streams") == 0)
+		return (streams(argc, argv));
 	return (2);
 }
