@@ -29,8 +29,11 @@ if [ "$BENCH_MODE" = quick ]; then
 	: "${WRITER_CONFIGS:=stock ours-w:128m:1 stock+mbuffer}"
 else
 	: "${WRITER_TYPES:=fixed1518 random1518}"
-	: "${WRITER_RATES:=20000 40000 60000 80000}"
-	: "${WRITER_CONFIGS:=stock ours-w:16m:any ours-w:64m:any ours-w:128m:any ours-w:256m:any ours-w:128m:0 ours-w:128m:1 stock+mbuffer}"
+	: "${WRITER_RATES:=40000 60000 80000}"
+	# Not 16 MiB nor 20k frames/s: in the full run of 2026-11-21 a
+	# 16 MiB ring lost at every rate and every larger one was lossless
+	# at 20k.
+	: "${WRITER_CONFIGS:=stock ours-w:64m:any ours-w:128m:any ours-w:256m:any ours-w:128m:0 ours-w:128m:1 stock+mbuffer}"
 fi
 : "${BENCH_BURST:=2}"
 
