@@ -656,7 +656,7 @@ gen_frames() {
 
 # config_list: every capture configuration of the loss experiment.
 config_list() {
-	echo "stock ours ours-lz4 ours-zstd ours-gzip ours-lzo stock+zstd stock+lz4 stock+mbuffer dumpcap netsniff-ng"
+	echo "stock ours ours-lz4 ours-zstd ours-zstd+w ours-gzip ours-lzo stock+zstd stock+lz4 stock+mbuffer dumpcap netsniff-ng"
 }
 
 # config_na CONFIG: prints why CONFIG cannot run here (nothing if it can).
@@ -712,6 +712,13 @@ _capture_cmd() {
 		    -s "$SNAP" -B "$BUFKB" "--writer-ring=$_cc_ring")
 		[ "$_cc_cpu" != any ] && CAPCMD+=("--writer-cpu=$_cc_cpu")
 		CAPCMD+=(-w "$_cc_out" "$@") ;;
+	ours-*+w)
+		# ours-CODEC+w -- compression on the writer thread, with the
+		# default ring, unpinned
+		_cc_codec=${_cc_cfg#ours-}
+		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_OURS" "$TD_OURS" -n -i "$VETH_B"
+		    -s "$SNAP" -B "$BUFKB" "--compress=${_cc_codec%+w}"
+		    --writer-ring=128m -w "$_cc_out" "$@") ;;
 	ours-*)
 		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_OURS" "$TD_OURS" -n -i "$VETH_B"
 		    -s "$SNAP" -B "$BUFKB" "--compress=${_cc_cfg#ours-}"
