@@ -38,11 +38,7 @@ skipped() {
 	sed -n 's/^\([0-9][0-9]*\) packets* skipped as not ERSPAN$/\1/p' "$1"
 }
 
-# tshark's inner layers, plus the inner frame's length.
 . "$SLUICE_SRCDIR/tests/erspan/lib-erspan.sh"
-inner_fields() {
-	erspan_inner_fields "$1" "$2" "-e frame.len"
-}
 
 # check_file LABEL RAW [REF]: --erspan -w over RAW equals tshark's
 # inner frames of REF (default RAW): the ERSPAN frames tshark sees in
@@ -70,18 +66,7 @@ check_file() {
 	if [ "$_want" -eq 0 ]; then
 		return
 	fi
-	inner_fields "$_ref" \
-	    'erspan && !(erspan.ft != 0) && frame.len == frame.cap_len' |
-	    cut -f 1-10 >"$TMPDIR/outer.txt"
-	inner_fields "$_inner" 'frame.len == frame.cap_len' |
-	    cut -f 1-10 >"$TMPDIR/inner.txt"
-	if [ -s "$TMPDIR/inner.txt" ] &&
-	    cmp -s "$TMPDIR/outer.txt" "$TMPDIR/inner.txt"; then
-		t_ok "$_label: inner frames = tshark's inner layers ($(wc -l <"$TMPDIR/inner.txt"))"
-	else
-		t_fail "$_label: inner frames = tshark's inner layers"
-		diff "$TMPDIR/outer.txt" "$TMPDIR/inner.txt" | head -10 | sed 's/^/#   /'
-	fi
+	erspan_check_inner "$_label" "$_ref" "$_inner"
 }
 
 check_file "variants" "$v"

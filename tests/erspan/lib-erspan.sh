@@ -16,3 +16,20 @@ erspan_inner_fields() {
 	    -E occurrence=l -Y "$2" 2>/dev/null |
 	    awk -F '\t' 'BEGIN { OFS = "\t" } { sub(/^.*:erspan:/, "", $1); print }'
 }
+
+# erspan_check_inner LABEL REF INNER: one check: the frames of INNER
+# (decapsulated, Ethernet) are tshark's inner layers of the whole, valid
+# ERSPAN frames of REF, field for field and in order.
+erspan_check_inner() {
+	erspan_inner_fields "$2" \
+	    'erspan && !(erspan.ft != 0) && frame.len == frame.cap_len' \
+	    >"$TMPDIR/outer.txt"
+	erspan_inner_fields "$3" 'frame.len == frame.cap_len' >"$TMPDIR/inner.txt"
+	if [ -s "$TMPDIR/inner.txt" ] &&
+	    cmp -s "$TMPDIR/outer.txt" "$TMPDIR/inner.txt"; then
+		t_ok "$1: inner frames = tshark's inner layers ($(wc -l <"$TMPDIR/inner.txt"))"
+	else
+		t_fail "$1: inner frames = tshark's inner layers"
+		diff "$TMPDIR/outer.txt" "$TMPDIR/inner.txt" | head -10 | sed 's/^/#   /'
+	fi
+}

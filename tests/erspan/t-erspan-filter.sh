@@ -133,9 +133,6 @@ done
 
 # --- decapsulated frames against tshark's inner layers -----------------
 . "$SLUICE_SRCDIR/tests/erspan/lib-erspan.sh"
-inner_fields() {
-	erspan_inner_fields "$1" "$2"
-}
 check_decap() {
 	_file=$1
 	_label=$2
@@ -152,17 +149,7 @@ $_want" "$_out"
 	if [ "$_want" -eq 0 ]; then
 		return
 	fi
-	inner_fields "$_file" \
-	    'erspan && !(erspan.ft != 0) && frame.len == frame.cap_len' \
-	    >"$TMPDIR/outer.txt"
-	inner_fields "$_inner" 'frame.len == frame.cap_len' >"$TMPDIR/inner.txt"
-	if [ -s "$TMPDIR/inner.txt" ] &&
-	    cmp -s "$TMPDIR/outer.txt" "$TMPDIR/inner.txt"; then
-		t_ok "$_label: inner frames = tshark's inner layers ($(wc -l <"$TMPDIR/inner.txt"))"
-	else
-		t_fail "$_label: inner frames = tshark's inner layers"
-		diff "$TMPDIR/outer.txt" "$TMPDIR/inner.txt" | head -10 | sed 's/^/#   /'
-	fi
+	erspan_check_inner "$_label" "$_file" "$_inner"
 }
 check_decap "$v" "variants"
 # Inner lengths come from the outer IP length: padding after the outer
