@@ -4,6 +4,9 @@
 #
 #	figure WHAT FILE	the number before "packet(s) WHAT" in
 #				tcpdump's stderr FILE (last one), or empty
+#	figures FILE		sets w, d, k and c to the packets written,
+#				dropped by writer (ring full), dropped by
+#				kernel and captured that FILE reports
 #	ring_figure FILE	"HW SIZE" of "ring high-water mark HW of
 #				SIZE bytes"
 #	rx_count		frames received so far on $VETH_B
@@ -21,6 +24,13 @@
 
 figure() {
 	sed -n "s/^\([0-9][0-9]*\) packets\{0,1\} $1\$/\1/p" "$2" | tail -1
+}
+
+figures() {
+	w=$(figure written "$1")
+	d=$(figure "dropped by writer (ring full)" "$1")
+	k=$(figure "dropped by kernel" "$1")
+	c=$(figure captured "$1")
 }
 
 ring_figure() {

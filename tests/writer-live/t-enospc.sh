@@ -53,10 +53,7 @@ t_check "the error names the file and ENOSPC, and counts packets lost" \
     grep -q "^tcpdump: $mnt/cap.pcap: error writing compressed savefile: No space left on device ([0-9]* packets lost)\$" \
     "$TMPDIR/td.err"
 lost=$(sed -n 's/.*No space left on device (\([0-9]*\) packets lost)$/\1/p' "$TMPDIR/td.err")
-w=$(figure written "$TMPDIR/td.err")
-d=$(figure "dropped by writer (ring full)" "$TMPDIR/td.err")
-c=$(figure captured "$TMPDIR/td.err")
-k=$(figure "dropped by kernel" "$TMPDIR/td.err")
+figures "$TMPDIR/td.err"
 echo "# summary: ENOSPC on a 1 MiB tmpfs: $c captured, $w written, $d dropped by writer, $lost lost, $k dropped by kernel"
 t_check "the statistics are printed after the error" \
     test -n "$w" -a -n "$d" -a -n "$c" -a -n "$lost"

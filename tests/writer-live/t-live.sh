@@ -57,9 +57,7 @@ wait_rx "$rx0" 5000 || t_fail "sigint: no traffic arrived"
 netns_stop "$TD" INT 100
 t_expect_eq "SIGINT mid-capture: tcpdump exits 0" 0 "$NETNS_STATUS"
 wait "$gen"
-w=$(figure written "$TMPDIR/sigint.err")
-d=$(figure "dropped by writer (ring full)" "$TMPDIR/sigint.err")
-c=$(figure captured "$TMPDIR/sigint.err")
+figures "$TMPDIR/sigint.err"
 echo "# summary: SIGINT mid-capture: $c captured, $w written, $d dropped by writer"
 t_check "SIGINT: written ($w) + dropped by writer ($d) = captured ($c)" \
     test -n "$w" -a -n "$d" -a "$((w + d))" = "$c"

@@ -118,10 +118,7 @@ t_expect_eq "once the files are read, tcpdump exits 0" 0 "$NETNS_STATUS"
 wait "$holder"
 t_expect_eq "the FIFO holder finished cleanly" 0 $?
 
-w=$(figure written "$TMPDIR/b.err")
-d=$(figure "dropped by writer (ring full)" "$TMPDIR/b.err")
-k=$(figure "dropped by kernel" "$TMPDIR/b.err")
-c=$(figure captured "$TMPDIR/b.err")
+figures "$TMPDIR/b.err"
 sum=0
 last=-1
 order=ok

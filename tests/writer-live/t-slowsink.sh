@@ -67,10 +67,7 @@ t_expect_eq "tcpdump exits 0" 0 "$NETNS_STATUS"
 wait "$sink"
 t_expect_eq "slowsink saw the end of the stream" 0 $?
 
-w=$(figure written "$TMPDIR/td.err")
-d=$(figure "dropped by writer (ring full)" "$TMPDIR/td.err")
-k=$(figure "dropped by kernel" "$TMPDIR/td.err")
-c=$(figure captured "$TMPDIR/td.err")
+figures "$TMPDIR/td.err"
 hw=$(ring_figure "$TMPDIR/td.err")
 f=$(count_frames "$TMPDIR/slow.pcap")
 echo "# summary: slow sink 5 MB/s, 4 MiB ring: $N2 sent, $c captured, $f in file, $w written, $d dropped by writer, $k dropped by kernel, ring high-water ${hw% *} of ${hw#* }"

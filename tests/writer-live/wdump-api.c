@@ -80,11 +80,18 @@ rec_hdr(uint32_t i, struct pcap_pkthdr *h)
 	h->len = h->caplen + 4;
 }
 
-static pcap_dump_options_t *
-make_opts(const char *codec, size_t ring)
+/*
+ * A dumper with CODEC and a writer thread with a RING-byte ring, on
+ * the file named FILE or, if FILE is NULL, on the stream F.  A test
+ * that cannot even open its dumper has nothing to say: exit.
+ */
+static pcap_dumper_t *
+open_dumper(pcap_t *p, const char *codec, size_t ring, const char *file,
+    FILE *f)
 {
 	char ebuf[PCAP_ERRBUF_SIZE];
 	pcap_dump_options_t *o;
+	pcap_dumper_t *d;
 
 	o = pcap_dump_options_create(ebuf);
 	if (o == NULL ||
@@ -93,7 +100,14 @@ make_opts(const char *codec, size_t ring)
 		fprintf(stderr, "options: %s\n", ebuf);
 		exit(1);
 	}
-	return (o);
+	d = file != NULL ? pcap_dump_open_with_options(p, file, o) :
+	    pcap_dump_fopen_with_options(p, f, o);
+	if (d == NULL) {
+		fprintf(stderr, "FAIL: open: %s\n", pcap_geterr(p));
+		exit(1);
+	}
+	pcap_dump_options_free(o);
+	return (d);
 }
 
 /*
@@ -189,20 +203,13 @@ static int
 roundtrip(const char *file, const char *codec, size_t ring, uint32_t n)
 {
 	struct pcap_dump_stats st;
-	pcap_dump_options_t *o;
 	pcap_dumper_t *d;
 	pcap_t *p;
 	uint32_t i;
 	long long got;
 
 	p = pcap_open_dead(DLT_EN10MB, SNAP);
-	o = make_opts(codec, ring);
-	d = pcap_dump_open_with_options(p, file, o);
-	if (d == NULL) {
-		fprintf(stderr, "FAIL: open: %s\n", pcap_geterr(p));
-		return (1);
-	}
-	pcap_dump_options_free(o);
+	d = open_dumper(p, codec, ring, file, NULL);
 	for (i = 0; i < n; i++) {
 		push(d, i);
 		/*
@@ -242,20 +249,13 @@ static int
 full(const char *codec)
 {
 	struct pcap_dump_stats st;
-	pcap_dump_options_t *o;
 	pcap_dumper_t *d;
 	const char *e;
 	pcap_t *p;
 	uint32_t i, n = 3000;
 
 	p = pcap_open_dead(DLT_EN10MB, SNAP);
-	o = make_opts(codec, 1 << 20);
-	d = pcap_dump_open_with_options(p, "/dev/full", o);
-	if (d == NULL) {
-		fprintf(stderr, "FAIL: open: %s\n", pcap_geterr(p));
-		return (1);
-	}
-	pcap_dump_options_free(o);
+	d = open_dumper(p, codec, 1 << 20, "/dev/full", NULL);
 	for (i = 0; i < n; i++)
 		push(d, i);
 	check(pcap_dump_flush(d) == -1, "%s %lld %lld", "flush fails", 0, 0);
@@ -302,7 +302,6 @@ static int
 drops(const char *file, const char *codec, uint32_t n)
 {
 	struct pcap_dump_stats st;
-	pcap_dump_options_t *o;
 	pcap_dumper_t *d;
 	struct drain dr;
 	pthread_t t;
@@ -317,14 +316,8 @@ drops(const char *file, const char *codec, uint32_t n)
 		return (1);
 	}
 	p = pcap_open_dead(DLT_EN10MB, SNAP);
-	o = make_opts(codec, 65536);
 	wf = fdopen(fds[1], "wb");
-	d = pcap_dump_fopen_with_options(p, wf, o);
-	if (d == NULL) {
-		fprintf(stderr, "FAIL: open: %s\n", pcap_geterr(p));
-		return (1);
-	}
-	pcap_dump_options_free(o);
+	d = open_dumper(p, codec, 65536, NULL, wf);
 	/* Nobody reads yet: the pipe and then the ring fill up. */
 	for (i = 0; i < n; i++)
 		push(d, i);
@@ -429,7 +422,6 @@ static int
 async(const char *file, const char *codec, int k, uint32_t n)
 {
 	char ebuf[PCAP_ERRBUF_SIZE], name[4096];
-	pcap_dump_options_t *o;
 	pcap_dumper_t *d;
 	pcap_t *p;
 	uint32_t i;
@@ -443,15 +435,10 @@ async(const char *file, const char *codec, int k, uint32_t n)
 	    PCAP_ERROR && strcmp(ebuf, "NULL dumper") == 0,
 	    "%s %lld %lld", "a NULL dumper is refused", 0, 0);
 	p = pcap_open_dead(DLT_EN10MB, SNAP);
-	/* A ring that holds all of a file: nothing is dropped. */
-	o = make_opts(codec, (size_t)4 << 20);
 	for (f = 0; f < k; f++) {
 		snprintf(name, sizeof(name), "%s.%d", file, f);
-		d = pcap_dump_open_with_options(p, name, o);
-		if (d == NULL) {
-			fprintf(stderr, "FAIL: open: %s\n", pcap_geterr(p));
-			return (1);
-		}
+		/* A ring that holds all of a file: nothing is dropped. */
+		d = open_dumper(p, codec, (size_t)4 << 20, name, NULL);
 		for (i = 0; i < n; i++)
 			push(d, i);
 		file_ids[f] = f;
@@ -481,7 +468,6 @@ async(const char *file, const char *codec, int k, uint32_t n)
 		check(readback(name, n, 1) == (long long)n,
 		    "%s: file %lld of %lld incomplete", "read back", f, k);
 	}
-	pcap_dump_options_free(o);
 	pcap_close(p);
 	return (failed);
 }
