@@ -4,13 +4,15 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * Small helpers shared by the test tools in tests/gen: big-endian
- * stores, a monotonic clock for pacing, and the bad-usage exit.  Define
+ * stores, a monotonic clock for pacing, number parsing, and the
+ * bad-usage exit.  Define
  * PROG (the tool's name) before including this file.
  */
 
 #ifndef gen_util_h
 #define	gen_util_h
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +52,40 @@ sleep_until(uint64_t t)
 	ts.tv_sec = (time_t)(t / 1000000000ULL);
 	ts.tv_nsec = (long)(t % 1000000000ULL);
 	(void)clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+/*
+ * Parse an unsigned decimal number with an optional k/M/G (powers of
+ * 1000) suffix.  strtoull() alone would accept "-1", "12abc" and
+ * overflow silently.
+ */
+static inline int
+parse_u64(const char *s, int allow_suffix, uint64_t *out)
+{
+	unsigned long long v;
+	uint64_t mult;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return (-1);
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0)
+		return (-1);
+	mult = 1;
+	if (allow_suffix && *end != '\0' && end[1] == '\0') {
+		switch (*end) {
+		case 'k': case 'K': mult = 1000ULL; end++; break;
+		case 'm': case 'M': mult = 1000000ULL; end++; break;
+		case 'g': case 'G': mult = 1000000000ULL; end++; break;
+		}
+	}
+	if (*end != '\0')
+		return (-1);
+	if (v != 0 && mult > UINT64_MAX / v)
+		return (-1);
+	*out = (uint64_t)v * mult;
+	return (0);
 }
 
 #ifdef PROG

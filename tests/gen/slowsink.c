@@ -46,32 +46,6 @@ usage(FILE *f)
 }
 
 static int
-parse_size(const char *s, uint64_t *out)
-{
-	unsigned long long v;
-	uint64_t mult = 1;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return (-1);
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0)
-		return (-1);
-	if (*end != '\0' && end[1] == '\0') {
-		switch (*end) {
-		case 'k': case 'K': mult = 1000ULL; end++; break;
-		case 'm': case 'M': mult = 1000000ULL; end++; break;
-		case 'g': case 'G': mult = 1000000000ULL; end++; break;
-		}
-	}
-	if (*end != '\0' || (v != 0 && mult > UINT64_MAX / v))
-		return (-1);
-	*out = (uint64_t)v * mult;
-	return (0);
-}
-
-static int
 write_all(int fd, const char *p, size_t n)
 {
 	ssize_t w;
@@ -113,11 +87,11 @@ main(int argc, char **argv)
 			bad_usage("option '%s' needs an argument", o);
 		a++;
 		if (strcmp(o, "--rate") == 0) {
-			if (parse_size(argv[a], &rate) != 0 || rate == 0)
+			if (parse_u64(argv[a], 1, &rate) != 0 || rate == 0)
 				bad_usage("invalid --rate '%s' (bytes/s, > 0)", argv[a]);
 			have_rate = 1;
 		} else if (strcmp(o, "--chunk") == 0) {
-			if (parse_size(argv[a], &chunk) != 0 || chunk == 0 ||
+			if (parse_u64(argv[a], 1, &chunk) != 0 || chunk == 0 ||
 			    chunk > CHUNK_MAX)
 				bad_usage("invalid --chunk '%s' (1 to 1M bytes)", argv[a]);
 		} else if (strcmp(o, "--max-seconds") == 0) {

@@ -183,40 +183,6 @@ usage(FILE *f)
 		    frame_types[i].what);
 }
 
-/*
- * Parse an unsigned decimal number with an optional k/M/G (powers of
- * 1000) suffix.  strtoull() alone would accept "-1", "12abc" and
- * overflow silently.
- */
-static int
-parse_u64(const char *s, int allow_suffix, uint64_t *out)
-{
-	unsigned long long v;
-	uint64_t mult;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return (-1);
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0)
-		return (-1);
-	mult = 1;
-	if (allow_suffix && *end != '\0' && end[1] == '\0') {
-		switch (*end) {
-		case 'k': case 'K': mult = 1000ULL; end++; break;
-		case 'm': case 'M': mult = 1000000ULL; end++; break;
-		case 'g': case 'G': mult = 1000000000ULL; end++; break;
-		}
-	}
-	if (*end != '\0')
-		return (-1);
-	if (v != 0 && mult > UINT64_MAX / v)
-		return (-1);
-	*out = (uint64_t)v * mult;
-	return (0);
-}
-
 static int
 parse_mac(const char *s, unsigned char mac[6])
 {
