@@ -33,3 +33,14 @@ erspan_check_inner() {
 		diff "$TMPDIR/outer.txt" "$TMPDIR/inner.txt" | head -10 | sed 's/^/#   /'
 	fi
 }
+
+# erspan_check_lengths LABEL INNER N: one check: INNER holds N whole
+# frames, each as long as its inner IP datagram plus the 14-byte
+# Ethernet header.  The inner length comes from the outer IP length:
+# padding after the outer datagram is not part of the inner frame.
+erspan_check_lengths() {
+	_ecl=$(tshark -r "$2" -Y 'frame.len == frame.cap_len' -T fields \
+	    -e frame.len -e ip.len -E occurrence=f 2>/dev/null |
+	    awk '$1 != $2 + 14 { n++ } END { print n + 0 "/" NR }')
+	t_expect_eq "$1: inner frame length = inner IP length + 14" "0/$3" "$_ecl"
+}
