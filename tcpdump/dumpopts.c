@@ -44,6 +44,9 @@ pcap_dump_options_t *dump_options;
 volatile sig_atomic_t dumpopts_flush_requested;
 
 static int writer_given;	/* --writer-cpu or --writer-ring */
+static int writer_cpu_given;	/* --writer-cpu */
+static int writer_off;		/* --writer-ring=0 */
+static int writer_on;		/* a writer thread, asked for or by default */
 
 /*
  * How much nicer than the capture the writer thread runs.  Where the
@@ -103,8 +106,9 @@ dumpopts_compress(const char *arg, char *ebuf)
 #ifdef HAVE_PCAP_DUMP_OPTIONS_SET_WRITER_THREAD
 /*
  * --writer-cpu=N (cpu != 0) pins a writer thread, --writer-ring=SIZE
- * [k|m|g] sets the size of its ring; either turns it on.  ebuf gets the
- * whole message, the option's name included.
+ * [k|m|g] sets the size of its ring; either turns it on, and
+ * --writer-ring=0 turns it off.  ebuf gets the whole message, the
+ * option's name included.
  */
 int
 dumpopts_writer(int cpu, const char *arg, char *ebuf)
@@ -118,6 +122,8 @@ dumpopts_writer(int cpu, const char *arg, char *ebuf)
 	if (options_create(ebuf) != 0)
 		return (-1);
 	writer_given = 1;
+	if (cpu)
+		writer_cpu_given = 1;
 	errno = 0;
 	v = strtoull(arg, &end, 10);
 	shift = 0;
@@ -133,7 +139,7 @@ dumpopts_writer(int cpu, const char *arg, char *ebuf)
 	}
 	if (*arg < '0' || *arg > '9' || *end != '\0' || errno != 0 ||
 	    (cpu && v > INT_MAX) ||
-	    (!cpu && (v == 0 || v > (SIZE_MAX >> shift)))) {
+	    (!cpu && v > (SIZE_MAX >> shift))) {
 		snprintf(ebuf, PCAP_ERRBUF_SIZE, cpu ?
 		    "invalid CPU number \"%s\" for %s" :
 		    "invalid ring size \"%s\" for %s (bytes, or k, m, g)",
@@ -143,9 +149,11 @@ dumpopts_writer(int cpu, const char *arg, char *ebuf)
 	if (cpu)
 		r = pcap_dump_options_set_writer_cpu(dump_options, (int)v,
 		    msg);
-	else
+	else {
+		writer_off = v == 0;
 		r = pcap_dump_options_set_writer_thread(dump_options,
 		    (size_t)v << shift, msg);
+	}
 	if (r != 0) {
 		snprintf(ebuf, PCAP_ERRBUF_SIZE, "%s: %.200s", opt, msg);
 		return (-1);
@@ -154,21 +162,92 @@ dumpopts_writer(int cpu, const char *arg, char *ebuf)
 }
 #endif
 
+#ifdef HAVE_PCAP_DUMP_OPTIONS_SET_WRITER_THREAD
+/*
+ * The ring of a writer thread that tcpdump starts by default: libpcap's
+ * default, PCAP_DUMP_WRITER_RING_DEFAULT (128 MiB), or a sixteenth of
+ * the machine's memory if that is less, as a ring behind a slow disk
+ * fills and stays resident, and tcpdump also runs on small boxes; but
+ * not below 4 MiB, a few blocks of any codec.
+ */
+#define	DEFAULT_RING_MIN	((size_t)4 * 1024 * 1024)
+
+static size_t
+default_ring_size(void)
+{
+	size_t ring = PCAP_DUMP_WRITER_RING_DEFAULT;
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+	long pages, page_size;
+	uint64_t memory;
+
+	pages = sysconf(_SC_PHYS_PAGES);
+	page_size = sysconf(_SC_PAGESIZE);
+	if (pages > 0 && page_size > 0) {
+		memory = (uint64_t)pages * (uint64_t)page_size;
+		if (memory / 16 < ring)
+			ring = (size_t)(memory / 16);
+	}
+#endif
+	if (ring < DEFAULT_RING_MIN)
+		ring = DEFAULT_RING_MIN;
+	return (ring);
+}
+
+/*
+ * A live capture to a savefile gets a writer thread unless told
+ * otherwise (--writer-ring=0).  WRITER_DEFAULT_WHY
+ *
+ * Not when reading savefiles: nothing overflows there if the disk is
+ * slow, and the thread only adds the copy into its ring.  Not with -U
+ * either: -U waits for every packet to be written, which leaves the
+ * thread nothing to decouple.  Where libpcap cannot run the thread (no
+ * pthreads), the dumper stays a plain one.
+ */
+static void
+writer_by_default(void)
+{
+	char msg[PCAP_ERRBUF_SIZE];
+	int created;
+
+	created = dump_options == NULL;
+	if (options_create(msg) != 0)
+		return;
+	if (pcap_dump_options_set_writer_thread(dump_options,
+	    default_ring_size(), msg) == 0)
+		writer_on = 1;
+	else if (created) {
+		pcap_dump_options_free(dump_options);
+		dump_options = NULL;
+	}
+}
+#endif
+
+/*
+ * After all the options: refuse what does not go together, and decide
+ * whether there is a writer thread.  OFFLINE: packets come from
+ * savefiles (-r, -V); PACKET_BUFFERED: -U.
+ */
 int
-dumpopts_check(int have_w, char *ebuf)
+dumpopts_check(int have_w, int offline, int packet_buffered, char *ebuf)
 {
 #ifdef HAVE_PCAP_DUMP_OPTIONS_SET_WRITER_THREAD
 	char msg[PCAP_ERRBUF_SIZE];
 
-#endif
-#ifdef HAVE_PCAP_DUMP_OPTIONS_SET_WRITER_THREAD
+	if (writer_off && writer_cpu_given) {
+		snprintf(ebuf, PCAP_ERRBUF_SIZE,
+		    "--writer-cpu cannot be used with --writer-ring=0.");
+		return (-1);
+	}
+	writer_on = writer_given && !writer_off;
+	if (have_w && !writer_given && !offline && !packet_buffered)
+		writer_by_default();
 	/*
 	 * Refused only where libpcap cannot do it (no per-thread nice
 	 * value): the writer still works, at the capture's priority, and
 	 * the user is told so.  A thread that fails to lower its priority
 	 * on a system that has it fails the open, and tcpdump with it.
 	 */
-	if (have_w && writer_given &&
+	if (have_w && writer_on &&
 	    pcap_dump_options_set_writer_priority(dump_options,
 	    WRITER_NICE_INCR, msg) != 0)
 		fprintf(stderr,
@@ -302,7 +381,7 @@ dumpopts_close(pcap_dumper_t **pdd, const char *name, int last)
 	d = *pdd;
 	*pdd = NULL;
 #ifdef HAVE_PCAP_DUMP_CLOSE_ASYNC
-	if (d != NULL && !last && writer_given) {
+	if (d != NULL && !last && writer_on) {
 		copy = strdup(name);
 		if (copy != NULL &&
 		    pcap_dump_close_async(d, rotated_done, copy, ebuf) == 0) {

@@ -25,7 +25,7 @@ extern int dumpopts_writer(int, const char *, char *);
 #endif
 
 /* The option checks that need to know whether -w was given. */
-extern int dumpopts_check(int, char *);
+extern int dumpopts_check(int, int, int, char *);
 
 /*
  * Where the current dumper and its file name live, and what to run on

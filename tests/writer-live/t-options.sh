@@ -4,7 +4,8 @@
 # clear error and exit status 1 (a CPU that does not exist, ring sizes
 # out of range or malformed, the options without -w); good ones write a
 # file identical to the one written without a writer thread, with and
-# without --compress, and report the writer's figures.
+# without --compress, and report the writer's figures.  Reading a
+# savefile there is no writer thread unless asked for.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 need_cmd cmp
@@ -35,8 +36,12 @@ refused "--writer-cpu=1x" 'invalid CPU number "1x" for --writer-cpu' \
 refused "--writer-ring=1k" \
     "--writer-ring: writer ring size 1024 out of range" \
     -w "$out" --writer-ring=1k
-refused "--writer-ring=0" 'invalid ring size "0" for --writer-ring' \
-    -w "$out" --writer-ring=0
+refused "--writer-ring=0 --writer-cpu=0" \
+    "tcpdump: --writer-cpu cannot be used with --writer-ring=0." \
+    -w "$out" --writer-ring=0 --writer-cpu=0
+refused "--writer-cpu=0 --writer-ring=0" \
+    "tcpdump: --writer-cpu cannot be used with --writer-ring=0." \
+    -w "$out" --writer-cpu=0 --writer-ring=0
 refused "--writer-ring=4q" 'invalid ring size "4q" for --writer-ring' \
     -w "$out" --writer-ring=4q
 refused "--writer-ring=99999999999g" 'invalid ring size "99999999999g"' \
@@ -60,6 +65,15 @@ for c in "" --compress=zstd --compress=gzip; do
 	    sh -c "grep -qx '$n packets written' '$TMPDIR/err' &&
 	        grep -qx '0 packets dropped by writer (ring full)' '$TMPDIR/err' &&
 	        grep -q '^ring high-water mark [1-9][0-9]* of 1048576 bytes\$' '$TMPDIR/err'"
+done
+for o in "" --writer-ring=0; do
+	rm -f "$out"
+	# shellcheck disable=SC2086
+	"$TCPDUMP" -r "$in" -w "$out" $o 2>"$TMPDIR/err"
+	rc=$?
+	t_check "-r -w ${o:-(no writer option)}: exit $rc, same file, no writer figures" \
+	    sh -c "[ $rc = 0 ] && cmp '$TMPDIR/ref.pcap' '$out' &&
+	        ! grep -q 'packets written\|ring high-water' '$TMPDIR/err'"
 done
 # The ring is rounded up to a power of two; reading a savefile, it
 # holds at least the largest record (256 KiB and a header), as the
