@@ -85,8 +85,10 @@ t_check "SIGTERM: the file holds frames 0..699" \
     "$CHK" --quiet --expect 700 "$TMPDIR/term.pcap"
 
 # 5. -C rotation (1 MB files): every frame once, in order, over the files.
+# The ring holds the whole burst (7.6 MB), so that a writer thread the
+# scheduler keeps waiting on a busy machine drops nothing.
 mkdir "$TMPDIR/rot"
-start_tcpdump rot -s 2048 -B 16384 --writer-ring=1m --compress=none -C 1 \
+start_tcpdump rot -s 2048 -B 16384 --writer-ring=16m --compress=none -C 1 \
     -w "$TMPDIR/rot/f"
 send_frames $N random1518
 netns_stop "$TD" INT 100
