@@ -43,9 +43,14 @@ pcap_dump_options_t *dump_options;
 #endif
 volatile sig_atomic_t dumpopts_flush_requested;
 
+#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
+static int compress_given;	/* --compress */
+#endif
 static int writer_given;	/* --writer-cpu or --writer-ring */
+#ifdef HAVE_PCAP_DUMP_OPTIONS_SET_WRITER_THREAD
 static int writer_cpu_given;	/* --writer-cpu */
 static int writer_off;		/* --writer-ring=0 */
+#endif
 static int writer_on;		/* a writer thread, asked for or by default */
 
 /*
@@ -99,6 +104,7 @@ dumpopts_compress(const char *arg, char *ebuf)
 {
 	if (options_create(ebuf) != 0)
 		return (-1);
+	compress_given = 1;
 	return (pcap_dump_options_set_compression(dump_options, arg, ebuf));
 }
 #endif
@@ -239,6 +245,11 @@ dumpopts_check(int have_w, int offline, int packet_buffered, char *ebuf)
 		return (-1);
 	}
 	writer_on = writer_given && !writer_off;
+	/* Without a thread or compression, the plain dumper stock has. */
+	if (writer_off && !compress_given) {
+		pcap_dump_options_free(dump_options);
+		dump_options = NULL;
+	}
 	if (have_w && !writer_given && !offline && !packet_buffered)
 		writer_by_default();
 	/*
