@@ -287,7 +287,17 @@ writer_main(void *arg)
 		stop = w->stop;
 		pthread_mutex_unlock(&w->lock);
 		if (req != w->flush_seen || stop) {
-			/* Everything handed over before the request first. */
+			/*
+			 * Everything handed over before the request first.
+			 * Look at head again: the records put just before
+			 * the request may have come after the load at the
+			 * top of the loop, and a flush that returned
+			 * without them would break its promise (a check
+			 * of the records written after each flush, in
+			 * tests/writer-live, caught 16 of them missing).
+			 */
+			used = ring_used(__atomic_load_n(&w->head,
+			    __ATOMIC_ACQUIRE), w->tail);
 			if (used != 0) {
 				drain = 1;
 				continue;
