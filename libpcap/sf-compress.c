@@ -132,6 +132,18 @@
 #define	SFC_MIN_BLOCKING_RING	(MAXIMUM_SNAPLEN + PCAP_REC_HDR_LEN)
 
 /*
+ * ... and at most this much: reading a savefile is faster than any
+ * writer, so the ring is always full and the reading waits for room
+ * whatever its size, and every page of a larger ring is only one more
+ * page fault the first time round.  tcpdump -r -w --compress of 171 MB
+ * of HTTP frames (perf stat, one run each) took 42,810 page faults and
+ * 0.17 s of system time with the 216 MiB ring the bench asks for, 1,973
+ * and 0.08 s with 4 MiB; medians of 15 runs alternated, 0.48 against
+ * 0.51 s of CPU time, and 0.80 against 0.73 of stock's throughput.
+ */
+#define	SFC_MAX_BLOCKING_RING	(4 * 1024 * 1024)
+
+/*
  * Counters the writer thread updates and the application's thread
  * reads (statistics, the seek hook for pcap_dump_ftell64()): only one
  * thread ever stores, so a relaxed atomic store after a plain read is
@@ -1246,6 +1258,8 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 			params.blocking = 1;
 			if (params.ring_size < SFC_MIN_BLOCKING_RING)
 				params.ring_size = SFC_MIN_BLOCKING_RING;
+			if (params.ring_size > SFC_MAX_BLOCKING_RING)
+				params.ring_size = SFC_MAX_BLOCKING_RING;
 		}
 		w->thr_stage_size = MAXIMUM_SNAPLEN;
 		w->thr_stage = malloc(w->thr_stage_size);
