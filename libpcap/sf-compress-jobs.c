@@ -245,10 +245,22 @@ pcapint_sfc_jobs_submit(struct pcapint_sfc_jobs *j, uint64_t n)
 {
 	int i = (int)(n % SFC_JOBS_SLOTS);
 
+	/*
+	 * A block to be stored is only copied into its container: doing
+	 * that here, while the block is in this CPU's cache, is cheaper
+	 * than handing it to another CPU.  On 200 MB of random 1518-byte
+	 * frames, where nearly every block is stored, the hand-over made
+	 * the copy slower than without helpers.
+	 */
+	if (!j->slot[i].try_codec)
+		jobs_compress(j->codec, &j->slot[i]);
 	pthread_mutex_lock(&j->lock);
 	j->seq[i] = n;
-	j->state[i] = SLOT_QUEUED;
-	pthread_cond_signal(&j->work);
+	if (j->slot[i].try_codec) {
+		j->state[i] = SLOT_QUEUED;
+		pthread_cond_signal(&j->work);
+	} else
+		j->state[i] = SLOT_DONE;
 	pthread_mutex_unlock(&j->lock);
 }
 
