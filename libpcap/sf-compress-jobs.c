@@ -25,6 +25,16 @@
  * one helper two CPUs compress.  Memory stays at SFC_JOBS_SLOTS blocks,
  * their output buffers and encoders, however many helpers there are.
  *
+ * Measured on 2 CPUs (171 MB of sluice-gen HTTP frames, tcpdump -r -w
+ * --compress --writer-ring=216m, medians of 21 runs alternated with
+ * stock tcpdump -r -w, wall clock, machine shared with other work):
+ * 0.51 of stock's throughput with the writer thread compressing alone,
+ * 0.75 with one helper.  perf puts 40% of the samples on the writer
+ * thread, 36% on the helper and 24% on the reading thread, and the run
+ * uses 0.41 s of CPU against stock's 0.18: the two CPUs are busy, and
+ * 0.9 of stock would need a faster codec, not more threads.  Eight
+ * slots instead of four made no difference (0.74).
+ *
  * Everything shared (the slots' states, the queue, the stop request) is
  * under one mutex: it is taken a few times per block, 256 KiB, not per
  * record, and a mutex hand-over is what orders the slot's contents
