@@ -105,6 +105,15 @@ struct pcapint_sfc_codec {
 		    size_t, int64_t *unit_off, int *unit_done, char *errbuf);
 };
 
+/*
+ * The adaptive skip of sf-compress.c decides whether to try the codec
+ * on block n from the results of blocks up to n - SFC_SKIP_LAG only,
+ * so that it decides the same whether or not blocks are compressed in
+ * parallel (sf-compress-jobs.c, where this is the number of block
+ * slots), and the same input gives the same file either way.
+ */
+#define	SFC_SKIP_LAG	4
+
 #ifdef HAVE_ZLIB
 extern const struct pcapint_sfc_codec pcapint_sfc_gzip;
 #endif

@@ -73,6 +73,12 @@ struct pcapint_writer *pcapint_writer_start(
 int	pcapint_writer_check_nice(int nice_incr, char *errbuf);
 
 /*
+ * Name the calling thread (15 characters at most), where the platform
+ * has a way to; for threads of ours a user may see in top -H.
+ */
+void	pcapint_writer_set_name(const char *name);
+
+/*
  * 0 if the writer thread can be pinned to that CPU (it exists and this
  * process may run on it), -1 with errbuf filled in otherwise.
  */

@@ -40,7 +40,8 @@ t_ok "codecs built: $codecs"
 
 # The sources and libraries of the TSan variant: the codec files the
 # build compiled and the libraries libpcap was linked with.
-tsan_srcs="$src/sf-writer.c $src/sf-close-async.c $src/sf-compress.c"
+tsan_srcs="$src/sf-writer.c $src/sf-close-async.c $src/sf-compress.c
+    $src/sf-compress-jobs.c"
 for f in sf-compress-zlib.c sf-compress-lz4.c sf-compress-zstd.c \
     sf-compress-lzo.c; do
 	if [ -f "$obj/${f%.c}.o" ]; then

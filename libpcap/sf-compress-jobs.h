@@ -1,0 +1,100 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Compressing the blocks of a compressed dumper on more than one CPU:
+ * a few block slots and compression helper threads, used by the writer
+ * thread of sf-compress.c.  See sf-compress-jobs.c for why and how.
+ */
+
+#ifndef sf_compress_jobs_h
+#define	sf_compress_jobs_h
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "pcap/pcap.h"
+#include "sf-compress.h"
+
+/*
+ * Block slots.  Block number n (counted from 0 when the jobs start)
+ * always goes in slot n % SFC_JOBS_SLOTS, and a slot is only filled
+ * again once its previous block has been written, so when block n is
+ * submitted block n - SFC_JOBS_SLOTS is on disk, whatever the threads
+ * did: sf-compress.c bases the adaptive skip on exactly that block's
+ * result, which keeps the output the same with and without helpers.
+ * Four slots (SFC_SKIP_LAG): one being filled, one for each of two
+ * compressing threads, one compressed and waiting for its write().
+ */
+#define	SFC_JOBS_SLOTS		SFC_SKIP_LAG
+#define	SFC_JOBS_MAX_HELPERS	(SFC_JOBS_SLOTS - 1)
+
+/*
+ * One slot.  The writer thread owns it, but for the time between
+ * pcapint_sfc_jobs_submit() and the return of pcapint_sfc_jobs_wait()
+ * for its block: it fills in and sets fill, records and try_codec, and
+ * reads the results once the wait returned.
+ */
+struct pcapint_sfc_block {
+	u_char	*in;		/* the block, block_size bytes */
+	size_t	fill;
+	uint64_t records;	/* whole records in it, for the accounting */
+	int	try_codec;	/* see enc_block() in sf-compress.h */
+
+	/* Results. */
+	ssize_t	out_len;	/* -1: the codec failed, ebuf says why */
+	int	stored;
+	u_char	*out;
+	char	ebuf[PCAP_ERRBUF_SIZE];
+
+	/* Private to sf-compress-jobs.c. */
+	size_t	out_size;
+	void	*enc;
+};
+
+struct pcapint_sfc_jobs;
+
+/*
+ * How many helper threads a writer thread should start: one less than
+ * the CPUs it may run on (its affinity, which helpers inherit), at most
+ * SFC_JOBS_MAX_HELPERS; 0 means compressing in parallel is pointless.
+ * Call it on the writer thread.
+ */
+u_int	pcapint_sfc_jobs_helpers(void);
+
+/*
+ * Allocate the slots, each with its own encoder, and start nhelpers
+ * helper threads, from the calling thread (the writer thread), whose
+ * signal mask, CPU affinity and, on Linux, nice value they inherit.
+ * Returns NULL with errbuf filled in on failure.
+ */
+struct pcapint_sfc_jobs *pcapint_sfc_jobs_start(
+    const struct pcapint_sfc_codec *codec, int level, size_t block_size,
+    u_int nhelpers, char *errbuf);
+
+/* The slot of block n, for the writer thread to fill. */
+struct pcapint_sfc_block *pcapint_sfc_jobs_slot(struct pcapint_sfc_jobs *,
+    uint64_t n);
+
+/* Queue block n, filled in, for compression. */
+void	pcapint_sfc_jobs_submit(struct pcapint_sfc_jobs *, uint64_t n);
+
+/* 1 if block n is compressed (pcapint_sfc_jobs_wait() would not wait). */
+int	pcapint_sfc_jobs_ready(struct pcapint_sfc_jobs *, uint64_t n);
+
+/*
+ * Wait until block n is compressed, compressing queued blocks on this
+ * thread meanwhile, and give its slot back to the caller.
+ */
+struct pcapint_sfc_block *pcapint_sfc_jobs_wait(struct pcapint_sfc_jobs *,
+    uint64_t n);
+
+/*
+ * Stop and join the helpers and free everything; blocks still queued
+ * are thrown away (the caller waited for those it wanted).
+ */
+void	pcapint_sfc_jobs_stop(struct pcapint_sfc_jobs *);
+
+#endif
