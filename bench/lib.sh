@@ -307,10 +307,12 @@ ml_point() {
 # FN RATE PHASE ARGS... measures once at RATE frames/s and prints the
 # loss in percent ("na" when the run broke); PHASE is sweep or bisect.
 # Each rate is measured ML_REPS times (ml_point: the median decides).
-# First a sweep over RATES, then up to STEPS geometric bisection steps
-# (rounded to 1000 frames/s) between the highest lossless and the lowest
-# lossy rate; a rate whose runs all broke counts as lossy in the
-# bisection.  Sets ML_LO (the highest lossless rate, 0 if none), ML_HI
+# First a sweep over RATES, then up to STEPS steps (rates rounded to
+# 1000 frames/s): while no rate was lossless, a quarter of the lowest
+# lossy rate (so that a configuration lossy at every rate of the sweep
+# still gets a bracket), then geometric bisection between the highest
+# lossless and the lowest lossy rate; a rate whose runs all broke counts
+# as lossy.  Sets ML_LO (the highest lossless rate, 0 if none), ML_HI
 # (the lowest lossy one, "na" if lossless at every rate) and ML_VALID
 # (sweep rates with at least one run that did not break).
 maxload_search() {
@@ -333,18 +335,20 @@ maxload_search() {
 	done
 	if [ "$_ms_hi" != 0 ] && [ "$ML_LO" -lt "$_ms_hi" ]; then
 		_ms_b=0
-		_ms_base=$ML_LO
-		[ "$_ms_base" = 0 ] && _ms_base=$((_ms_hi / 4))
 		while [ "$_ms_b" -lt "$_ms_steps" ]; do
-			_ms_m=$(awk -v a="$_ms_base" -v c="$_ms_hi" \
-			    'BEGIN { printf "%d", int(sqrt(a * c) / 1000) * 1000 }')
-			if [ "$_ms_m" -le "$_ms_base" ] || [ "$_ms_m" -ge "$_ms_hi" ]; then
-				break
+			if [ "$ML_LO" = 0 ]; then
+				_ms_m=$((_ms_hi / 4000 * 1000))
+				[ "$_ms_m" -gt 0 ] || break
+			else
+				_ms_m=$(awk -v a="$ML_LO" -v c="$_ms_hi" \
+				    'BEGIN { printf "%d", int(sqrt(a * c) / 1000) * 1000 }')
+				if [ "$_ms_m" -le "$ML_LO" ] || [ "$_ms_m" -ge "$_ms_hi" ]; then
+					break
+				fi
 			fi
 			ml_point "$_ms_fn" "$_ms_m" bisect "$@"
 			if [ "$MP_LOSSLESS" = 1 ]; then
 				ML_LO=$_ms_m
-				_ms_base=$_ms_m
 			else
 				_ms_hi=$_ms_m
 			fi
@@ -1076,9 +1080,9 @@ capture_run() {
 	netsniff-ng)
 		# Only when writing a file: to a pipe it prints nothing.
 		# Its lines start with a carriage return.
-		CR_TDCAP=$(tr -d '\r' <"$_s/cap.out" 2>/dev/null |
+		CR_TDCAP=$({ tr -d "\r" <"$_s/cap.out"; } 2>/dev/null |
 		    sed -n 's/^ *\([0-9]*\)  *packets passed filter.*/\1/p' | tail -1)
-		CR_TDDROP=$(tr -d '\r' <"$_s/cap.out" 2>/dev/null |
+		CR_TDDROP=$({ tr -d "\r" <"$_s/cap.out"; } 2>/dev/null |
 		    sed -n 's/^ *\([0-9]*\)  *packets failed filter (out of space).*/\1/p' | tail -1) ;;
 	esac
 	: "${CR_TDCAP:=na}" "${CR_TDDROP:=na}"
