@@ -621,19 +621,32 @@ packet_ring_mapped() {
 	return 1
 }
 
+# in_poll PID: true while PID sleeps in poll() or select() (its wchan):
+# a capture loop waiting for frames.
+in_poll() {
+	_ip_w=
+	{ read -r _ip_w <"/proc/$1/wchan"; } 2>/dev/null
+	case $_ip_w in
+	*poll*|*select*)	return 0 ;;
+	esac
+	return 1
+}
+
 # capture_wait_ready PID IS_TCPDUMP ERRFILE: wait (at most 10 s) until
 # the capture PID can see frames, polling every POLL s.  tcpdump (and
 # ppcap) say "listening on" once the socket is bound and the ring set up;
 # dumpcap and netsniff-ng (which says nothing at all when writing to a
 # pipe) are ready once they have mapped the ring of a packet socket
-# bound to VETH_B.  Returns 1 if PID died or never got ready.
+# bound to VETH_B and wait for frames in poll() or select() (netsniff-ng
+# maps its ring about 0.1 s before it reads it, and lost the first
+# frames when sent to then).  Returns 1 if PID died or never got ready.
 capture_wait_ready() {
 	_cw_i=0
 	while [ "$_cw_i" -lt $((100 * POLL_PER_TENTH)) ]; do
 		alive "$1" || return 1
 		if [ "$2" = 1 ]; then
 			grep -q 'listening on' "$3" 2>/dev/null && return 0
-		elif packet_ring_mapped "$1"; then
+		elif in_poll "$1" && packet_ring_mapped "$1"; then
 			return 0
 		fi
 		sleep "$POLL"
@@ -1017,12 +1030,14 @@ capture_run() {
 		sleep "$POLL"
 		_i=$((_i + 1))
 	done
-	# ...and the capture has written what it could: its write count
-	# stands still for 1.5 s (at most 25 s).  1.5 s is longer than the
-	# 1000 ms after which the kernel hands over a partly filled
-	# TPACKET_V3 block, so stock tcpdump, which does not read that block
-	# on SIGINT, is not charged with a lost tail: loss here measures
-	# throughput only.
+	# ...and the capture has written what it could (at most 25 s).
+	# dumpcap and netsniff-ng: 1.1 s have passed since the last frame
+	# arrived, longer than the 1000 ms after which the kernel hands over
+	# a partly filled TPACKET_V3 block, and their write count has stood
+	# still for 0.3 s (to a file) or 1.5 s (to a pipe, where one large
+	# write may block that long).  So a capture that does not read that
+	# block on SIGINT is not charged with a lost tail: loss here
+	# measures throughput only.
 	# tcpdump (and ppcap) is asked instead, every 0.05 s (SIGUSR1; its
 	# handler is SA_RESTART, so a blocked write is not disturbed) and is
 	# done as soon as captured plus dropped reaches what was sent: that
@@ -1036,7 +1051,9 @@ capture_run() {
 	_same=0
 	_prev=-1
 	_i=0
-	while [ "$_i" -lt 500 ] && [ "$_same" -lt 15 ]; do
+	_settle=15
+	[ "$_n" = 0 ] && _settle=3
+	while [ "$_i" -lt 500 ] && { [ "$_same" -lt "$_settle" ] || [ "$_i" -lt 22 ]; }; do
 		if [ "$_is_td" = 1 ] && [ "$CR_SENT" != na ]; then
 			alive "$_cap" || break
 			kill -USR1 "$_cap" 2>/dev/null
