@@ -350,7 +350,7 @@ SUMCOLS="ours ours+w ours-zstd ours-zstd+w"
 			bp=$(best_of "$type" "$sink" is_peer)
 			bo=$(best_of "$type" "$sink" is_ours)
 			if [ -n "$bp" ]; then
-				cells+=("$bp $(vs_stock "$type" "$sink" "$bp")")
+				cells+=("$bp $(fmt_max "$type,$sink,$bp") f/s, $(vs_stock "$type" "$sink" "$bp")")
 			else
 				cells+=("not run")
 			fi
