@@ -337,6 +337,8 @@ maxload_search() {
 		_ms_b=0
 		while [ "$_ms_b" -lt "$_ms_steps" ]; do
 			if [ "$ML_LO" = 0 ]; then
+				# a quarter, rounded down to 1000 frames/s
+				# shellcheck disable=SC2017
 				_ms_m=$((_ms_hi / 4000 * 1000))
 				[ "$_ms_m" -gt 0 ] || break
 			else
@@ -672,6 +674,7 @@ writer_tids() {
 			_wt_other="$_wt_other $_wt_id"
 		fi
 	done
+	# shellcheck disable=SC2086 # a list; the leading space goes
 	echo ${_wt_named:-$_wt_other}
 }
 

@@ -59,6 +59,7 @@ else
 fi
 : "${BENCH_SINKS:=file slow}"
 : "${BENCH_BURST:=2}"
+# shellcheck disable=SC2034 # read by maxload_search (lib.sh)
 ML_REPS=$BENCH_REPS
 
 # plan SINK TYPE: the sweep rates (frames/s, low to high), bisection
@@ -316,6 +317,7 @@ best_of() {
 	done
 	echo "$_bo"
 }
+# shellcheck disable=SC2317 # called through best_of
 is_ours() {
 	case $1 in ours|ours+*|ours-*) return 0 ;; esac
 	return 1
@@ -340,6 +342,7 @@ SUMCOLS="ours ours+w ours-zstd ours-zstd+w"
 	echo "or mbuffer, dumpcap and netsniff-ng, where run; last column: our best"
 	echo "configuration over the best peer.  \"not run\": not in this sink's plan."
 	echo
+	# shellcheck disable=SC2086 # one column each
 	md_head "type -> sink" "stock (f/s)" $SUMCOLS "best peer" "best ours / best peer"
 	for sink in $BENCH_SINKS; do
 		for type in $(sink_types "$sink"); do
