@@ -50,6 +50,7 @@ bench_init() {
 	SEQCHECK=$BENCH_TOOLS/sluice-seqcheck
 	SLOWSINK=$BENCH_TOOLS/slowsink
 	CODECBENCH=$BENCH_TOOLS/codecbench
+	PPCAP=$BENCH_TOOLS/ppcap
 
 	# Sending threads of sluice-gen (--threads): each costs a core at
 	# full speed, and on 2 cores the capture needs the other one.
@@ -159,6 +160,12 @@ bench_build_tools() {
 		EOF
 		chmod +x "$BENCH_TOOLS/erspan-decap" || return 1
 	fi
+	# The per-packet compressing capture, linking our libpcap.
+	if [ ! -x "$PPCAP" ]; then
+		$CC -O2 -Wall -Wextra -I"$INC_OURS" -o "$PPCAP" \
+		    "$BENCH_DIR/ppcap.c" -L"$LIB_OURS" -lpcap -lz -llzo2 ||
+		    return 1
+	fi
 	if [ ! -x "$CODECBENCH" ]; then
 		$CC -O2 -o "$CODECBENCH" "$BENCH_DIR/codecbench.c" \
 		    -lz -llz4 -lzstd -llzo2 || return 1
@@ -180,7 +187,7 @@ td_has() {
 }
 
 # seqcount FILE [DECOMP [FILTER]]: distinct sequence numbers in a
-# capture; DECOMP (zstd, lz4) decompresses it first; FILTER keeps only
+# capture; DECOMP (zstd, lz4, ppcap) decompresses it first; FILTER keeps only
 # the frames our tcpdump's FILTER matches (read back offline).  Prints -1
 # if unreadable.
 seqcount() {
@@ -196,6 +203,8 @@ seqcount() {
 	zstd)	zstd -dcq "$1" 2>/dev/null | LD_LIBRARY_PATH=$LIB_OURS \
 		    "$SEQCHECK" - >"$BENCH_SCRATCH/chk.out" 2>/dev/null ;;
 	lz4)	lz4 -dcq "$1" 2>/dev/null | LD_LIBRARY_PATH=$LIB_OURS \
+		    "$SEQCHECK" - >"$BENCH_SCRATCH/chk.out" 2>/dev/null ;;
+	ppcap)	LD_LIBRARY_PATH=$LIB_OURS "$PPCAP" -d "$1" 2>/dev/null | LD_LIBRARY_PATH=$LIB_OURS \
 		    "$SEQCHECK" - >"$BENCH_SCRATCH/chk.out" 2>/dev/null ;;
 	*)	LD_LIBRARY_PATH=$LIB_OURS "$SEQCHECK" "$1" \
 		    >"$BENCH_SCRATCH/chk.out" 2>/dev/null ;;
@@ -264,15 +273,48 @@ is_lossless() {
 	awk -v l="$1" 'BEGIN { exit !(l != "na" && l != "" && l + 0 == 0) }'
 }
 
+# ML_REPS: how often maxload_search measures each rate (default 1).
+# The rule with repetitions: a rate is lossless when the median of its
+# losses is 0, that is when it was lossless in a strict majority of the
+# runs that did not break (with 2 runs, both; 1 of 2 is lossy).
+
+# ml_point FN RATE PHASE ARGS...: FN measured ML_REPS times at RATE;
+# sets MP_MED, MP_MIN, MP_MAX (loss %, "na" when every run broke),
+# MP_N (runs that did not break) and MP_LOSSLESS (1 or 0, the median
+# rule above; 0 when every run broke).
+ml_point() {
+	_mp_fn=$1
+	_mp_r=$2
+	_mp_ph=$3
+	shift 3
+	_mp_all=
+	_mp_k=0
+	while [ "$_mp_k" -lt "${ML_REPS:-1}" ]; do
+		_mp_all="$_mp_all$("$_mp_fn" "$_mp_r" "$_mp_ph" "$@")
+"
+		_mp_k=$((_mp_k + 1))
+	done
+	# shellcheck disable=SC2046 # "MEDIAN MIN MAX N"
+	set -- $(printf '%s' "$_mp_all" | stats)
+	MP_MED=$1 MP_MIN=$2 MP_MAX=$3 MP_N=$4
+	MP_LOSSLESS=0
+	if [ "$MP_N" -gt 0 ] && is_lossless "$MP_MED"; then
+		MP_LOSSLESS=1
+	fi
+}
+
 # maxload_search FN "RATES" STEPS [ARGS...]: the maximum lossless load.
 # FN RATE PHASE ARGS... measures once at RATE frames/s and prints the
 # loss in percent ("na" when the run broke); PHASE is sweep or bisect.
-# First a sweep over RATES, then up to STEPS geometric bisection steps
-# (rounded to 1000 frames/s) between the highest lossless and the lowest
-# lossy rate; a broken bisection run counts as lossy.  Sets ML_LO (the
-# highest lossless rate, 0 if none), ML_HI (the lowest lossy one, "na"
-# if lossless at every rate) and ML_VALID (sweep runs that did not
-# break).
+# Each rate is measured ML_REPS times (ml_point: the median decides).
+# First a sweep over RATES, then up to STEPS steps (rates rounded to
+# 1000 frames/s): while no rate was lossless, a quarter of the lowest
+# lossy rate (so that a configuration lossy at every rate of the sweep
+# still gets a bracket), then geometric bisection between the highest
+# lossless and the lowest lossy rate; a rate whose runs all broke counts
+# as lossy.  Sets ML_LO (the highest lossless rate, 0 if none), ML_HI
+# (the lowest lossy one, "na" if lossless at every rate) and ML_VALID
+# (sweep rates with at least one run that did not break).
 maxload_search() {
 	_ms_fn=$1
 	_ms_rates=$2
@@ -282,12 +324,10 @@ maxload_search() {
 	ML_VALID=0
 	_ms_hi=0
 	for _ms_r in $_ms_rates; do
-		_ms_l=$("$_ms_fn" "$_ms_r" sweep "$@")
-		if [ "$_ms_l" = na ] || [ -z "$_ms_l" ]; then
-			continue
-		fi
+		ml_point "$_ms_fn" "$_ms_r" sweep "$@"
+		[ "$MP_N" = 0 ] && continue
 		ML_VALID=$((ML_VALID + 1))
-		if is_lossless "$_ms_l"; then
+		if [ "$MP_LOSSLESS" = 1 ]; then
 			[ "$_ms_r" -gt "$ML_LO" ] && ML_LO=$_ms_r
 		elif [ "$_ms_hi" = 0 ] || [ "$_ms_r" -lt "$_ms_hi" ]; then
 			_ms_hi=$_ms_r
@@ -295,17 +335,22 @@ maxload_search() {
 	done
 	if [ "$_ms_hi" != 0 ] && [ "$ML_LO" -lt "$_ms_hi" ]; then
 		_ms_b=0
-		_ms_base=$ML_LO
-		[ "$_ms_base" = 0 ] && _ms_base=$((_ms_hi / 4))
 		while [ "$_ms_b" -lt "$_ms_steps" ]; do
-			_ms_m=$(awk -v a="$_ms_base" -v c="$_ms_hi" \
-			    'BEGIN { printf "%d", int(sqrt(a * c) / 1000) * 1000 }')
-			if [ "$_ms_m" -le "$_ms_base" ] || [ "$_ms_m" -ge "$_ms_hi" ]; then
-				break
+			if [ "$ML_LO" = 0 ]; then
+				# a quarter, rounded down to 1000 frames/s
+				# shellcheck disable=SC2017
+				_ms_m=$((_ms_hi / 4000 * 1000))
+				[ "$_ms_m" -gt 0 ] || break
+			else
+				_ms_m=$(awk -v a="$ML_LO" -v c="$_ms_hi" \
+				    'BEGIN { printf "%d", int(sqrt(a * c) / 1000) * 1000 }')
+				if [ "$_ms_m" -le "$ML_LO" ] || [ "$_ms_m" -ge "$_ms_hi" ]; then
+					break
+				fi
 			fi
-			if is_lossless "$("$_ms_fn" "$_ms_m" bisect "$@")"; then
+			ml_point "$_ms_fn" "$_ms_m" bisect "$@"
+			if [ "$MP_LOSSLESS" = 1 ]; then
 				ML_LO=$_ms_m
-				_ms_base=$_ms_m
 			else
 				_ms_hi=$_ms_m
 			fi
@@ -526,19 +571,28 @@ rx_packets() {
 	ip netns exec "$NS_B" cat "/sys/class/net/$VETH_B/statistics/rx_packets"
 }
 
-# alive PID: true while PID runs (not a zombie).
+# alive PID: true while PID runs (not a zombie).  Shell builtins only:
+# it is called in every polling loop.
 alive() {
-	[ -r "/proc/$1/stat" ] || return 1
-	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	_st=
+	{ read -r _st <"/proc/$1/stat"; } 2>/dev/null || return 1
+	_st=${_st##*) }
+	_st=${_st%% *}
 	[ -n "$_st" ] && [ "$_st" != Z ]
 }
+
+# POLL: the polling interval (s) of the loops below.  Short, so that a
+# run does not wait longer than the condition it polls: a process exits
+# or a tcpdump comes up within a few ms.  Every loop is bounded in count.
+POLL=0.02
+POLL_PER_TENTH=5	# POLL intervals in 0.1 s
 
 # wait_exit PID TRIES: wait up to TRIES * 0.1 s for PID to end; true if
 # it did.
 wait_exit() {
 	_we_i=0
-	while [ "$_we_i" -lt "$2" ] && alive "$1"; do
-		sleep 0.1
+	while [ "$_we_i" -lt $(($2 * POLL_PER_TENTH)) ] && alive "$1"; do
+		sleep "$POLL"
 		_we_i=$((_we_i + 1))
 	done
 	! alive "$1"
@@ -554,36 +608,98 @@ stop_pid() {
 	wait "$1" 2>/dev/null
 }
 
-# packet_bound: true once a packet socket in NS_B is bound to VETH_B.
-packet_bound() {
+# packet_ring_mapped PID: true once PID has mapped the ring of a packet
+# socket bound to VETH_B (its /proc/PID/maps shows "socket:[INODE]"): the
+# socket is bound and its ring is set up, so frames are not missed.
+packet_ring_mapped() {
 	_pb_if=$(ip netns exec "$NS_B" cat "/sys/class/net/$VETH_B/ifindex" 2>/dev/null)
+	[ -n "$_pb_if" ] || return 1
 	# shellcheck disable=SC2016 # an awk program
-	[ -n "$_pb_if" ] &&
-	    ip netns exec "$NS_B" awk -v i="$_pb_if" \
-		'NR > 1 && $5 == i { f = 1 } END { exit !f }' /proc/net/packet
+	for _pr_ino in $(ip netns exec "$NS_B" awk -v i="$_pb_if" \
+	    'NR > 1 && $5 == i { print $9 }' /proc/net/packet); do
+		grep -q "socket:\[$_pr_ino\]" "/proc/$1/maps" 2>/dev/null &&
+		    return 0
+	done
+	return 1
+}
+
+# in_poll PID: true while PID sleeps in poll() or select() (its wchan):
+# a capture loop waiting for frames.
+in_poll() {
+	_ip_w=
+	{ read -r _ip_w <"/proc/$1/wchan"; } 2>/dev/null
+	case $_ip_w in
+	*poll*|*select*)	return 0 ;;
+	esac
+	return 1
 }
 
 # capture_wait_ready PID IS_TCPDUMP ERRFILE: wait (at most 10 s) until
-# the capture PID can see frames.  tcpdump says "listening on" once its
-# socket is bound and its ring set up; dumpcap and netsniff-ng (which
-# says nothing at all when writing to a pipe) are ready once their
-# packet socket is bound to VETH_B, plus a moment for their ring.
-# Returns 1 if PID died or never got ready.
+# the capture PID can see frames, polling every POLL s.  tcpdump (and
+# ppcap) say "listening on" once the socket is bound and the ring set up;
+# dumpcap and netsniff-ng (which says nothing at all when writing to a
+# pipe) are ready once they have mapped the ring of a packet socket
+# bound to VETH_B and wait for frames in poll() or select() (netsniff-ng
+# maps its ring about 0.1 s before it reads it, and lost the first
+# frames when sent to then).  Returns 1 if PID died or never got ready.
 capture_wait_ready() {
 	_cw_i=0
-	while [ "$_cw_i" -lt 100 ]; do
+	while [ "$_cw_i" -lt $((100 * POLL_PER_TENTH)) ]; do
 		alive "$1" || return 1
 		if [ "$2" = 1 ]; then
 			grep -q 'listening on' "$3" 2>/dev/null && return 0
-		elif packet_bound; then
-			sleep 0.3
-			alive "$1"
-			return
+		elif in_poll "$1" && packet_ring_mapped "$1"; then
+			return 0
 		fi
-		sleep 0.1
+		sleep "$POLL"
 		_cw_i=$((_cw_i + 1))
 	done
 	return 1
+}
+
+# writer_tids PID: the thread ids of PID's writer thread: the thread
+# named "pcap-writer", else (before that name exists) every thread but
+# the main one.
+writer_tids() {
+	_wt_named=
+	_wt_other=
+	for _wt_t in /proc/"$1"/task/*; do
+		_wt_id=${_wt_t##*/}
+		[ "$_wt_id" = "$1" ] && continue
+		_wt_c=
+		{ read -r _wt_c <"$_wt_t/comm"; } 2>/dev/null
+		if [ "$_wt_c" = pcap-writer ]; then
+			_wt_named="$_wt_named $_wt_id"
+		else
+			_wt_other="$_wt_other $_wt_id"
+		fi
+	done
+	# shellcheck disable=SC2086 # a list; the leading space goes
+	echo ${_wt_named:-$_wt_other}
+}
+
+# set_writer_nice PID NICE: give PID's writer thread the nice value
+# NICE, waiting (at most 2 s) for the thread to exist.  Sets CR_WNICE to
+# the nice values found afterwards ("none" if there is no such thread).
+set_writer_nice() {
+	_sn_i=0
+	_sn_t=$(writer_tids "$1")
+	while [ -z "$_sn_t" ] && [ "$_sn_i" -lt $((20 * POLL_PER_TENTH)) ]; do
+		sleep "$POLL"
+		_sn_i=$((_sn_i + 1))
+		_sn_t=$(writer_tids "$1")
+	done
+	CR_WNICE=none
+	[ -n "$_sn_t" ] || return 1
+	CR_WNICE=
+	for _sn_id in $_sn_t; do
+		renice -n "$2" -p "$_sn_id" >/dev/null 2>&1
+		# field 19 of stat, the 17th after "PID (COMM) "
+		_sn_st=
+		{ read -r _sn_st <"/proc/$1/task/$_sn_id/stat"; } 2>/dev/null
+		read -r -a _sn_f <<<"${_sn_st##*) }"
+		CR_WNICE="$CR_WNICE${CR_WNICE:+/}${_sn_f[16]:-?}"
+	done
 }
 
 # wchar PID: bytes PID has written so far (files and pipes alike).
@@ -655,8 +771,35 @@ gen_frames() {
 }
 
 # config_list: every capture configuration of the loss experiment.
+#	stock		stock tcpdump -w
+#	ours		our tcpdump -w (block-buffered, no compression)
+#	ours+w		ours with the writer thread (--writer-ring=128m)
+#	ours-CODEC	ours --compress=CODEC (block compression)
+#	ours-CODEC+w	the same on the writer thread (--writer-ring=128m)
+#	stock+PEER	stock tcpdump -w - piped into zstd -1, lz4 -1, mbuffer
+#	perpacket-zlib, perpacket-lzo
+#			bench/ppcap.c: each packet compressed on its own
+#			(zlib -1, LZO1X-1), then a buffered write (Shimizu)
+#	dumpcap, netsniff-ng
 config_list() {
-	echo "stock ours ours-lz4 ours-zstd ours-zstd+w ours-gzip ours-lzo stock+zstd stock+lz4 stock+mbuffer dumpcap netsniff-ng"
+	echo "stock ours ours+w ours-lz4 ours-zstd ours-zstd+w ours-gzip ours-lzo perpacket-zlib perpacket-lzo stock+zstd stock+lz4 stock+mbuffer dumpcap netsniff-ng"
+}
+
+# is_peer CONFIG: true for the tools a user would try instead of ours.
+is_peer() {
+	case $1 in
+	stock+*|dumpcap|netsniff-ng)	return 0 ;;
+	esac
+	return 1
+}
+
+# is_tcpdump_like CONFIG: true when CONFIG's capture program says
+# "listening on" and answers SIGUSR1 with its counts, as tcpdump does.
+is_tcpdump_like() {
+	case $1 in
+	stock|stock+*|ours|ours+*|ours-*|perpacket-*)	return 0 ;;
+	esac
+	return 1
 }
 
 # config_na CONFIG: prints why CONFIG cannot run here (nothing if it can).
@@ -664,12 +807,17 @@ config_na() {
 	case $1 in
 	stock)	[ -x "$TD_STOCK" ] || echo "stock tcpdump not built" ;;
 	ours)	[ -x "$TD_OURS" ] || echo "our tcpdump not built" ;;
-	ours-w:*)
+	ours-w:*|ours+w|ours-*+w)
 		if [ ! -x "$TD_OURS" ]; then
 			echo "our tcpdump not built"
 		elif ! td_has ours --writer-ring; then
 			echo "tcpdump has no --writer-ring yet"
+		elif [ "$1" != ours+w ] && [ "${1#ours-w:}" = "$1" ] &&
+		    ! td_has ours --compress; then
+			echo "tcpdump has no --compress yet"
 		fi ;;
+	perpacket-zlib|perpacket-lzo)
+		[ -x "$PPCAP" ] || echo "bench/ppcap.c not built" ;;
 	ours-erspan|ours-erspanfilter|stock+decap)
 		if [ ! -x "$TD_OURS" ] || [ ! -x "$TD_STOCK" ]; then
 			echo "tcpdump not built"
@@ -703,6 +851,14 @@ _capture_cmd() {
 	ours|ours-erspan|ours-erspanfilter)
 		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_OURS" "$TD_OURS" -n -i "$VETH_B"
 		    -s "$SNAP" -B "$BUFKB" -w "$_cc_out" "$@") ;;
+	ours+w)
+		# the writer thread, no compression, unpinned
+		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_OURS" "$TD_OURS" -n -i "$VETH_B"
+		    -s "$SNAP" -B "$BUFKB" --writer-ring=128m -w "$_cc_out" "$@") ;;
+	perpacket-*)
+		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_OURS" "$PPCAP" -i "$VETH_B"
+		    -s "$SNAP" -B "$BUFKB" -z "${_cc_cfg#perpacket-}"
+		    -w "$_cc_out" "$@") ;;
 	ours-w:*)
 		# ours-w:RING:CPU -- the writer thread, CPU "any" = unpinned
 		_cc_w=${_cc_cfg#ours-w:}
@@ -761,6 +917,7 @@ capture_run() {
 	case $_cfg in
 	stock+zstd)	_file=$_s/cap.pcap.zst; _decomp=zstd ;;
 	stock+lz4)	_file=$_s/cap.pcap.lz4; _decomp=lz4 ;;
+	perpacket-*)	_file=$_s/cap.pcap.pp; _decomp=ppcap ;;
 	esac
 	# Consumers of the capture's standard output, in order.
 	_stages=()
@@ -810,16 +967,29 @@ capture_run() {
 	fi
 	_cap=$!
 
-	case $_cfg in
-	stock|stock+*|ours|ours-*)	_is_td=1 ;;
-	*)				_is_td=0 ;;
-	esac
+	_is_td=0
+	is_tcpdump_like "$_cfg" && _is_td=1
 	if ! capture_wait_ready "$_cap" "$_is_td" "$_s/cap.err"; then
 		log "capture $_cfg did not start: $(head -2 "$_s/cap.err")"
 		for _p in "${_cons_pids[@]}"; do stop_pid "$_p" TERM 20; done
 		stop_pid "$_cap" TERM 20
 		return 1
 	fi
+	# CR_WRITER_NICE=N: the writer thread at nice N instead of tcpdump's.
+	CR_WNICE=na
+	if [ -n "${CR_WRITER_NICE:-}" ]; then
+		set_writer_nice "$_cap" "$CR_WRITER_NICE" ||
+		    log "no writer thread in $_cfg to renice"
+	fi
+	# CR_BUSY=N: N processes spinning on the CPUs for the run (CPU
+	# contention), stopped after it.
+	_busy=()
+	_k=0
+	while [ "$_k" -lt "${CR_BUSY:-0}" ]; do
+		timeout 300 sh -c 'while :; do :; done' &
+		_busy+=($!)
+		_k=$((_k + 1))
+	done
 
 	_rx0=$(rx_packets)
 	_count=$(awk -v r="$_rate" -v s="$_secs" 'BEGIN { printf "%d", r * s }')
@@ -857,21 +1027,26 @@ capture_run() {
 
 	# Every frame has reached the capture side's receive path...
 	_i=0
-	while [ "$_i" -lt 50 ] && [ "$CR_SENT" != na ]; do
+	while [ "$_i" -lt $((50 * POLL_PER_TENTH)) ] && [ "$CR_SENT" != na ]; do
 		_rx=$(rx_packets)
 		[ $((_rx - _rx0)) -ge "$_target" ] && break
-		sleep 0.1
+		sleep "$POLL"
 		_i=$((_i + 1))
 	done
-	# ...and the capture has written what it could: its write count
-	# stands still for 1.5 s (at most 25 s).  1.5 s is longer than the
-	# 1000 ms after which the kernel hands over a partly filled
-	# TPACKET_V3 block, so stock tcpdump, which does not read that block
-	# on SIGINT, is not charged with a lost tail: loss here measures
-	# throughput only.
-	# tcpdump is asked instead (SIGUSR1; its handler is SA_RESTART, so
-	# a blocked write is not disturbed) and is done as soon as captured
-	# plus dropped reaches what was sent.
+	# ...and the capture has written what it could (at most 25 s).
+	# dumpcap and netsniff-ng: 1.1 s have passed since the last frame
+	# arrived, longer than the 1000 ms after which the kernel hands over
+	# a partly filled TPACKET_V3 block, and their write count has stood
+	# still for 0.3 s (to a file) or 1.5 s (to a pipe, where one large
+	# write may block that long).  So a capture that does not read that
+	# block on SIGINT is not charged with a lost tail: loss here
+	# measures throughput only.
+	# tcpdump (and ppcap) is asked instead, every 0.05 s (SIGUSR1; its
+	# handler is SA_RESTART, so a blocked write is not disturbed) and is
+	# done as soon as captured plus dropped reaches what was sent: that
+	# is about 1 s after the burst, when the kernel hands over that last
+	# block, and it is the only wait left between two runs that is not
+	# a poll of a few ms.
 	# With a filter, fewer than were sent pass it: then it is done when
 	# captured plus dropped equals received and received stands still.
 	# (Its stderr output moves its write count, so that is not used.)
@@ -879,13 +1054,15 @@ capture_run() {
 	_same=0
 	_prev=-1
 	_i=0
-	while [ "$_i" -lt 250 ] && [ "$_same" -lt 15 ]; do
+	_settle=15
+	[ "$_n" = 0 ] && _settle=3
+	while [ "$_i" -lt 500 ] && { [ "$_same" -lt "$_settle" ] || [ "$_i" -lt 22 ]; }; do
 		if [ "$_is_td" = 1 ] && [ "$CR_SENT" != na ]; then
 			alive "$_cap" || break
 			kill -USR1 "$_cap" 2>/dev/null
-			sleep 0.1
+			sleep 0.05
 			_i=$((_i + 1))
-			_st=$(sed -n 's/^tcpdump: \([0-9]*\) packets\{0,1\} captured, \([0-9]*\) packets\{0,1\} received by filter, \([0-9]*\) packets\{0,1\} dropped.*/\1 \2 \3/p' \
+			_st=$(sed -n 's/^[a-z]*: \([0-9]*\) packets\{0,1\} captured, \([0-9]*\) packets\{0,1\} received by filter, \([0-9]*\) packets\{0,1\} dropped.*/\1 \2 \3/p' \
 			    "$_s/cap.err" | tail -1)
 			_done=$(echo "$_st" | awk -v n="$_target" -v p="$_prev" '
 			    NF == 3 { print ($1 + $3 >= n || ($1 + $3 >= $2 && $2 == p && $2 > 0)) ? 1 : 0 }')
@@ -903,9 +1080,10 @@ capture_run() {
 		fi
 		_last=$_w
 		sleep 0.1
-		_i=$((_i + 1))
+		_i=$((_i + 2))
 	done
 	stop_pid "$_cap" INT 100
+	for _p in "${_busy[@]}"; do stop_pid "$_p" TERM 20; done
 	# The consumers end at end of input: mbuffer may hold 100 MB for a
 	# 20 MB/s sink, so allow them a while (bounded).
 	for _p in "${_cons_pids[@]}"; do
@@ -922,9 +1100,9 @@ capture_run() {
 	netsniff-ng)
 		# Only when writing a file: to a pipe it prints nothing.
 		# Its lines start with a carriage return.
-		CR_TDCAP=$(tr -d '\r' <"$_s/cap.out" 2>/dev/null |
+		CR_TDCAP=$({ tr -d "\r" <"$_s/cap.out"; } 2>/dev/null |
 		    sed -n 's/^ *\([0-9]*\)  *packets passed filter.*/\1/p' | tail -1)
-		CR_TDDROP=$(tr -d '\r' <"$_s/cap.out" 2>/dev/null |
+		CR_TDDROP=$({ tr -d "\r" <"$_s/cap.out"; } 2>/dev/null |
 		    sed -n 's/^ *\([0-9]*\)  *packets failed filter (out of space).*/\1/p' | tail -1) ;;
 	esac
 	: "${CR_TDCAP:=na}" "${CR_TDDROP:=na}"
