@@ -838,9 +838,22 @@ config_na() {
 	esac
 }
 
+# The options that keep our tcpdump from starting a writer thread, which
+# it does by default for a live -w (builds before that refuse
+# --writer-ring=0, and need none).
+ours_no_writer() {
+	if [ -z "${OURS_NO_WRITER_SET:-}" ]; then
+		OURS_NO_WRITER=()
+		td_run ours --writer-ring=0 --version >/dev/null 2>&1 &&
+		    OURS_NO_WRITER=(--writer-ring=0)
+		OURS_NO_WRITER_SET=1
+	fi
+}
+
 # The capture command of CONFIG writing to $1 ("-" = standard output),
 # into the array CAPCMD.  Extra args (filters, -s/-B overrides) follow.
 _capture_cmd() {
+	ours_no_writer
 	_cc_cfg=$1
 	_cc_out=$2
 	shift 2
@@ -848,9 +861,15 @@ _capture_cmd() {
 	stock|stock+*)
 		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_STOCK" "$TD_STOCK" -n -i "$VETH_B"
 		    -s "$SNAP" -B "$BUFKB" -w "$_cc_out" "$@") ;;
-	ours|ours-erspan|ours-erspanfilter)
+	ours-erspan|ours-erspanfilter)
+		# our defaults (a writer thread, as for any live -w)
 		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_OURS" "$TD_OURS" -n -i "$VETH_B"
 		    -s "$SNAP" -B "$BUFKB" -w "$_cc_out" "$@") ;;
+	ours)
+		# no writer thread: our tcpdump runs one by default for a
+		# live -w, ours+w measures it
+		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_OURS" "$TD_OURS" -n -i "$VETH_B"
+		    -s "$SNAP" -B "$BUFKB" "${OURS_NO_WRITER[@]}" -w "$_cc_out" "$@") ;;
 	ours+w)
 		# the writer thread, no compression, unpinned
 		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_OURS" "$TD_OURS" -n -i "$VETH_B"
@@ -876,9 +895,10 @@ _capture_cmd() {
 		    -s "$SNAP" -B "$BUFKB" "--compress=${_cc_codec%+w}"
 		    --writer-ring=128m -w "$_cc_out" "$@") ;;
 	ours-*)
+		# compression on the capture thread (no writer thread)
 		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_OURS" "$TD_OURS" -n -i "$VETH_B"
 		    -s "$SNAP" -B "$BUFKB" "--compress=${_cc_cfg#ours-}"
-		    -w "$_cc_out" "$@") ;;
+		    "${OURS_NO_WRITER[@]}" -w "$_cc_out" "$@") ;;
 	dumpcap)
 		# -B is in MiB for dumpcap; -P writes pcap, not pcapng.
 		CAPCMD=(dumpcap -n -q -i "$VETH_B" -s "$SNAP"
