@@ -58,7 +58,11 @@ send_frames $N random1518
 netns_stop "$TD" INT 100
 t_expect_eq "-C 1 --compress: tcpdump exits 0" 0 "$NETNS_STATUS"
 nf=$(files "$TMPDIR/c" | wc -l)
-t_check "-C 1 --compress: several files ($nf)" test "$nf" -ge 4
+# -C counts bytes on disk: how many files 7.6 MB make depends on how far
+# the writer is behind when the capture stops (the rest goes into the
+# last file), so a slow machine (sanitizers, load) makes fewer.  Two
+# show that it rotated.
+t_check "-C 1 --compress: several files ($nf)" test "$nf" -ge 2
 t_expect_eq "-C 1 --compress: $N written, summed over the files" $N \
     "$(figure written "$TMPDIR/c.err")"
 # shellcheck disable=SC2046 # file names are ours, without blanks
