@@ -201,7 +201,15 @@ default_ring_size(void)
 
 /*
  * A live capture to a savefile gets a writer thread unless told
- * otherwise (--writer-ring=0).  WRITER_DEFAULT_WHY
+ * otherwise (--writer-ring=0).  Measured in bench/ (2 CPUs, 2-second
+ * bursts, medians of 3 runs, 2026-11-22): into a pipe drained at
+ * 20 MB/s, random 1518-byte frames at 20,000 and 80,000 frames/s lost
+ * 30.5% and 82.6% without it, 0% and 28.3% with it; to a file, 1518-
+ * byte frames at 400,000 frames/s lost 7.6% without it, 0.04% with it.
+ * What it costs is the copy into the ring, where the disk keeps up and
+ * the CPUs are busy: random 1518-byte frames at 400,000 frames/s to a
+ * file lost 0.00% without it and 0.25% with it.  A slow moment of the
+ * disk loses far more than the copy costs, hence on by default.
  *
  * Not when reading savefiles: nothing overflows there if the disk is
  * slow, and the thread only adds the copy into its ring.  Not with -U
