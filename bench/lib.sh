@@ -913,6 +913,14 @@ _capture_cmd() {
 	esac
 }
 
+# main_thread_cpu_us PID: CPU time of PID's main thread so far, in
+# microseconds (schedstat: nanoseconds, unlike the 10-ms ticks of stat),
+# or "na".  A writer thread and its helpers are threads of their own.
+main_thread_cpu_us() {
+	awk '{ printf "%d\n", $1 / 1000 }' "/proc/$1/task/$1/schedstat" \
+	    2>/dev/null || echo na
+}
+
 capture_run() {
 	_cfg=$1
 	_sink=$2
@@ -921,7 +929,7 @@ capture_run() {
 	_secs=$5
 	shift 5
 	CR_SENT=na CR_PPS=na CR_GOT=na CR_LOSS=na CR_TDCAP=na CR_TDDROP=na
-	CR_EXPECTED=na
+	CR_EXPECTED=na CR_CAPCPU=na
 	CR_NA=$(config_na "$_cfg")
 	if [ -n "$CR_NA" ]; then
 		return 2
@@ -1102,6 +1110,9 @@ capture_run() {
 		sleep 0.1
 		_i=$((_i + 2))
 	done
+	# The capture thread's CPU time (Gulp's question: what does each
+	# packet cost the thread that must keep up with the link?).
+	[ "$_is_td" = 1 ] && CR_CAPCPU=$(main_thread_cpu_us "$_cap")
 	stop_pid "$_cap" INT 100
 	for _p in "${_busy[@]}"; do stop_pid "$_p" TERM 20; done
 	# The consumers end at end of input: mbuffer may hold 100 MB for a

@@ -110,7 +110,7 @@ plan() {
 	slow:fixed1518)
 		echo "10000 320000|1|stock ours-zstd ours-zstd+w perpacket-zlib stock+zstd" ;;
 	slow:random1518)
-		echo "20000 80000|0|stock ours+w stock+mbuffer" ;;
+		echo "20000 80000|0|stock ours+w stock+mbuffer dumpcap netsniff-ng" ;;
 	slow:*)
 		echo "20000 80000|0|stock ours+w ours-zstd+w stock+zstd stock+mbuffer" ;;
 	esac
@@ -161,7 +161,7 @@ for type in $BENCH_CEILING_TYPES; do
 	log "generator ceiling $type: ${CEIL[$type]} (pps, CPU us/frame)"
 done
 
-echo "phase,type,sink,config,rate,seconds,sent,pps,got,loss_pct,td_captured,td_dropped" >"$CSV"
+echo "phase,type,sink,config,rate,seconds,sent,pps,got,loss_pct,td_captured,td_dropped,capture_thread_cpu_us" >"$CSV"
 echo "type,sink,config,max_lossless_pps,lowest_lossy_pps,ratio_to_stock,note" >"$MAXCSV"
 CONFIGS=$(all_configs)
 
@@ -175,7 +175,7 @@ one() {
 		echo na
 		return
 	fi
-	echo "$2,$5,$4,$3,$1,$_secs,$CR_SENT,$CR_PPS,$CR_GOT,$CR_LOSS,$CR_TDCAP,$CR_TDDROP" >>"$CSV"
+	echo "$2,$5,$4,$3,$1,$_secs,$CR_SENT,$CR_PPS,$CR_GOT,$CR_LOSS,$CR_TDCAP,$CR_TDDROP,$CR_CAPCPU" >>"$CSV"
 	log "$2 $5 $4 $3 rate=$1: sent $CR_SENT got $CR_GOT loss $CR_LOSS%"
 	echo "$CR_LOSS"
 }
@@ -448,6 +448,37 @@ SUMCOLS="ours ours+w ours-zstd ours-zstd+w"
 	echo "1518 B fixed 6/20/52/56/31; 64 B random 11/11/10/11/5; 1518 B random"
 	echo "16/25/24/15/8; Slammer 418 B 25/25/25/30/21.  Their absolute numbers are"
 	echo "not comparable with a veth pair; the ordering of the columns is."
+	echo
+	echo "### Capture-thread CPU per packet"
+	echo
+	echo "CPU time of the thread that reads the kernel's ring (tcpdump's main"
+	echo "thread, from /proc/PID/task/PID/schedstat just before SIGINT, start-up"
+	echo "included) over the packets it captured, at the lowest rate of each"
+	echo "sweep, where nothing is dropped; median (min-max) of the runs, in"
+	echo "microseconds.  A writer thread and its helpers are not counted: this"
+	echo "is what each packet costs the thread that has to keep up."
+	echo
+	md_head "type -> sink" rate config "us/packet"
+	awk -F, 'NR > 1 && $1 == "sweep" && $13 != "na" && $13 != "" && $11 > 0 {
+		k = $2 " -> " $3
+		if (!(k in low) || $5 + 0 < low[k]) low[k] = $5 + 0
+		n = ++cnt[k, $5, $4]; v[k, $5, $4, n] = $13 / $11
+		cfg[k, $5, $4] = $4
+	    }
+	    END {
+		for (kc in cnt) {
+			split(kc, f, SUBSEP)
+			if (f[2] + 0 != low[f[1]]) continue
+			m = cnt[kc]
+			for (i = 2; i <= m; i++)
+				for (j = i; j > 1 && v[f[1], f[2], f[3], j - 1] > v[f[1], f[2], f[3], j]; j--) {
+					t = v[f[1], f[2], f[3], j]
+					v[f[1], f[2], f[3], j] = v[f[1], f[2], f[3], j - 1]
+					v[f[1], f[2], f[3], j - 1] = t }
+			med = (m % 2) ? v[f[1], f[2], f[3], (m + 1) / 2] : (v[f[1], f[2], f[3], m / 2] + v[f[1], f[2], f[3], m / 2 + 1]) / 2
+			printf "| %s | %s | %s | %.2f (%.2f-%.2f) |\n", f[1], f[2], f[3], med, v[f[1], f[2], f[3], 1], v[f[1], f[2], f[3], m]
+		}
+	    }' "$CSV" | sort
 	echo
 	if [ "$BENCH_SUSTAINED" != 0 ]; then
 		echo "### Sustained ${BENCH_SUSTAINED}-s runs"
