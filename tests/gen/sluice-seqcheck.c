@@ -263,8 +263,12 @@ main(int argc, char **argv)
 	if (refs.p != NULL)
 		pcap_close(refs.p);
 
-	/* Duplicates and gaps from the sorted list. */
-	qsort(seqs, (size_t)nseqs, sizeof(*seqs), cmp_u32);
+	/*
+	 * Duplicates and gaps from the sorted list.  A file with no
+	 * numbered frames has no list (qsort() must not get NULL).
+	 */
+	if (nseqs > 0)
+		qsort(seqs, (size_t)nseqs, sizeof(*seqs), cmp_u32);
 	distinct = 0;
 	for (i = 0; i < nseqs; i++) {
 		if (i > 0 && seqs[i] == seqs[i - 1])
