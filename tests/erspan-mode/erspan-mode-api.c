@@ -72,7 +72,7 @@ main(int argc, char **argv)
 	}
 
 	/* Names and values. */
-	check(DLT_ERSPAN == 162, "DLT_ERSPAN is DLT_USER15 (162)");
+	check(DLT_ERSPAN == 35006, "DLT_ERSPAN is the provisional 35006");
 	check(pcap_datalink_name_to_val("ERSPAN") == DLT_ERSPAN,
 	    "pcap_datalink_name_to_val(\"ERSPAN\")");
 	check(pcap_datalink_name_to_val("erspan") == DLT_ERSPAN,
