@@ -22,6 +22,14 @@
 # Nothing here judges speed: functions fail only when the bench itself
 # cannot work (a tool missing, a namespace that cannot be made).
 
+# bench_staged_dir ROOT NAME: the directory of the shallowest NAME under
+# ROOT (a staged install, whatever prefix and libdir it was configured
+# with), or nothing.
+bench_staged_dir() {
+	find "$1" -name "$2" 2>/dev/null | awk '{ print length($0) " " $0 }' |
+	    sort -n | head -n 1 | sed 's/^[0-9]* //; s|/[^/]*$||'
+}
+
 bench_init() {
 	: "${BENCH_DIR:=$(cd "$(dirname "$0")" && pwd)}"
 	: "${SLUICE_SRCDIR:=$(cd "$BENCH_DIR/.." && pwd)}"
@@ -42,10 +50,15 @@ bench_init() {
 
 	# bench_snapshot (bench/run calls it) sets these to a copy.
 	: "${TD_STOCK:=$SLUICE_BUILDDIR/obj/stock-tcpdump/tcpdump}"
-	: "${LIB_STOCK:=$SLUICE_BUILDDIR/stage-stock/usr/local/lib}"
+	# The staged trees follow the configured --prefix and --libdir:
+	# make passes their exact paths; run by hand, look for the library.
+	: "${SLUICE_STOCK_LIBDIR:=$(bench_staged_dir "$SLUICE_BUILDDIR/stage-stock" 'libpcap.so')}"
+	: "${SLUICE_STAGE_LIBDIR:=$(bench_staged_dir "$SLUICE_BUILDDIR/stage" 'libpcap.so')}"
+	: "${SLUICE_STAGE_INCLUDEDIR:=$(bench_staged_dir "$SLUICE_BUILDDIR/stage" 'pcap.h')}"
+	: "${LIB_STOCK:=$SLUICE_STOCK_LIBDIR}"
 	: "${TD_OURS:=$SLUICE_BUILDDIR/obj/tcpdump/tcpdump}"
-	: "${LIB_OURS:=$SLUICE_BUILDDIR/stage/usr/local/lib}"
-	: "${INC_OURS:=$SLUICE_BUILDDIR/stage/usr/local/include}"
+	: "${LIB_OURS:=$SLUICE_STAGE_LIBDIR}"
+	: "${INC_OURS:=$SLUICE_STAGE_INCLUDEDIR}"
 	GEN=$BENCH_TOOLS/sluice-gen
 	SEQCHECK=$BENCH_TOOLS/sluice-seqcheck
 	SLOWSINK=$BENCH_TOOLS/slowsink

@@ -7,7 +7,11 @@
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 
-prefix=$(sed -n 's/^prefix = //p' "$SLUICE_BUILDDIR/Makefile")
+# The configured directories, as the Makefile has them (libdir and the
+# others may be given on their own, or derive from the prefix).
+for v in prefix exec_prefix datarootdir bindir libdir includedir mandir; do
+	eval "$v=\"$(sed -n "s/^$v = //p" "$SLUICE_BUILDDIR/Makefile")\""
+done
 dest=$TMPDIR/dest
 if ! make -s -C "$SLUICE_BUILDDIR" install DESTDIR="$dest" >"$TMPDIR/log" 2>&1; then
 	t_fail "make install DESTDIR=..."
@@ -16,16 +20,15 @@ if ! make -s -C "$SLUICE_BUILDDIR" install DESTDIR="$dest" >"$TMPDIR/log" 2>&1; 
 fi
 t_ok "make install DESTDIR=... succeeds"
 
-root=$dest$prefix
-for f in bin/tcpdump lib/libpcap.so.1 lib/libpcap.a include/pcap.h \
-    include/pcap/pcap.h bin/pcap-config lib/pkgconfig/libpcap.pc \
-    share/man/man1/tcpdump.1 share/man/man3/pcap.3pcap \
-    share/man/man7/pcap-filter.7; do
-	t_check "installs $prefix/$f" test -e "$root/$f"
+for f in "$bindir/tcpdump" "$libdir/libpcap.so.1" "$libdir/libpcap.a" \
+    "$includedir/pcap.h" "$includedir/pcap/pcap.h" "$bindir/pcap-config" \
+    "$libdir/pkgconfig/libpcap.pc" "$mandir/man1/tcpdump.1" \
+    "$mandir/man3/pcap.3pcap" "$mandir/man7/pcap-filter.7"; do
+	t_check "installs $f" test -e "$dest$f"
 done
 
 t_check "the installed libpcap.pc names the real prefix" \
-    grep -q "^prefix=\"$prefix\"" "$root/lib/pkgconfig/libpcap.pc"
+    grep -q "^prefix=\"$prefix\"" "$dest$libdir/pkgconfig/libpcap.pc"
 case $CFLAGS in
 *-fsanitize=*)
 	# The sanitizers record source paths for their reports, and GCC's
@@ -43,7 +46,7 @@ case $CFLAGS in
 esac
 
 # The installed tcpdump runs with the installed libpcap.
-v=$(LD_LIBRARY_PATH=$root/lib "$root/bin/tcpdump" --version 2>&1 | sed -n 2p)
+v=$(LD_LIBRARY_PATH=$dest$libdir "$dest$bindir/tcpdump" --version 2>&1 | sed -n 2p)
 case $v in
 "libpcap version $SLUICE_LIBPCAP_VERSION (sluice $SLUICE_VERSION)"*)
 	t_ok "the installed tcpdump runs with the installed libpcap" ;;
