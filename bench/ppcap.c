@@ -343,6 +343,10 @@ decompress(const char *path)
 			return (1);
 		n++;
 	}
+	free(cb);
+	free(pb);
+	if (in != stdin)
+		fclose(in);
 	return (fflush(stdout) == 0 ? 0 : 1);
 }
 
