@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "pcap-int.h"
+#include "sf-compress-dumper.h"
 
 /*
  * pcap_dump_close() of a dumper with a writer thread drains the ring
@@ -56,25 +57,10 @@ close_one(struct close_req *r)
 	struct pcap_dump_stats st;
 	const struct pcap_dump_stats *stp;
 	char msg[PCAP_ERRBUF_SIZE];
-	const char *e;
 	int status;
 	sigset_t all;
 
-	/*
-	 * Flush first, which waits for the ring to drain: the figures
-	 * taken after it are final (close only adds a trailer).
-	 */
-	status = pcap_dump_flush(r->d) == -1 ? PCAP_ERROR : 0;
-	memset(&st, 0, sizeof(st));
-	stp = pcap_dump_get_stats(r->d, &st, sizeof(st)) == 0 ? &st : NULL;
-	msg[0] = '\0';
-	e = pcap_dump_geterr(r->d);
-	if (e != NULL)
-		pcapint_strlcpy(msg, e, sizeof(msg));
-	pcap_dump_close(r->d);
-	if (status != 0 && msg[0] == '\0')
-		snprintf(msg, sizeof(msg), "error flushing the savefile");
-
+	status = pcapint_dump_close_report(r->d, &st, &stp, msg, sizeof(msg));
 	if (r->done != NULL) {
 		pthread_sigmask(SIG_SETMASK, &r->mask, NULL);
 		r->done(r->user, status, stp, msg[0] != '\0' ? msg : NULL);

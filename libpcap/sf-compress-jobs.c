@@ -8,11 +8,9 @@
  * Why: with a writer thread, tcpdump -r FILE -w OUT --compress is
  * bounded by that one thread, which copies every record out of the ring
  * into a block, compresses the block and write()s it, while the thread
- * reading the savefile mostly waits for room in the ring.  On 200 MB of
- * sluice-gen HTTP frames (zstd:-5, 256 KiB blocks) that reached 0.74
- * of stock tcpdump's uncompressed throughput; issue #4 asks for 0.9.
- * Compression is almost all of the writer's CPU and each block is
- * compressed on its own, so blocks can be compressed side by side.
+ * reading the savefile mostly waits for room in the ring.  Compression
+ * is almost all of the writer's CPU and each block is compressed on its
+ * own, so blocks can be compressed side by side.
  *
  * How: a fixed set of SFC_JOBS_SLOTS slots, each with its input block,
  * output buffer and encoder.  The writer thread fills the slot of block
@@ -25,15 +23,9 @@
  * one helper two CPUs compress.  Memory stays at SFC_JOBS_SLOTS blocks,
  * their output buffers and encoders, however many helpers there are.
  *
- * Measured on 2 CPUs (171 MB of sluice-gen HTTP frames, tcpdump -r -w
- * --compress --writer-ring=216m, medians of 21 runs alternated with
- * stock tcpdump -r -w, wall clock, machine shared with other work):
- * 0.51 of stock's throughput with the writer thread compressing alone,
- * 0.75 with one helper.  perf puts 40% of the samples on the writer
- * thread, 36% on the helper and 24% on the reading thread, and the run
- * uses 0.41 s of CPU against stock's 0.18: the two CPUs are busy, and
- * 0.9 of stock would need a faster codec, not more threads.  Eight
- * slots instead of four made no difference (0.74).
+ * On 2 CPUs, one helper took tcpdump -r -w --compress of HTTP frames
+ * from 0.51 to 0.75 of stock tcpdump's uncompressed throughput; more
+ * slots than SFC_JOBS_SLOTS made no difference.
  *
  * Everything shared (the slots' states, the queue, the stop request) is
  * under one mutex: it is taken a few times per block, 256 KiB, not per
@@ -122,7 +114,7 @@ jobs_compress(const struct pcapint_sfc_codec *codec,
 	b->stored = 0;
 	b->ebuf[0] = '\0';
 	b->out_len = codec->enc_block(b->enc, b->in, b->fill, b->out,
-	    b->out_size, b->try_codec, &b->stored, b->ebuf);
+	    b->out_size, b->try_codec, &b->stored, &b->res, b->ebuf);
 }
 
 /*

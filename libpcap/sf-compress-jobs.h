@@ -17,6 +17,7 @@
 
 #include "pcap/pcap.h"
 #include "sf-compress.h"
+#include "sf-compress-policy.h"
 
 /*
  * Block slots.  Block number n (counted from 0 when the jobs start)
@@ -46,6 +47,7 @@ struct pcapint_sfc_block {
 	/* Results. */
 	ssize_t	out_len;	/* -1: the codec failed, ebuf says why */
 	int	stored;
+	const u_char *res;	/* the block as it goes on disk */
 	u_char	*out;
 	char	ebuf[PCAP_ERRBUF_SIZE];
 

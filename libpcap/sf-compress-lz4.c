@@ -3,14 +3,22 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * LZ4 frame container for compressed savefiles: one LZ4 frame per
- * block.  The lz4 tool reads concatenated frames as one stream.
+ * The LZ4 container of compressed savefiles: one LZ4 frame (the lz4(1)
+ * format, not bare LZ4 blocks) per block.  lz4(1) and liblz4 read
+ * concatenated frames as one stream; Wireshark 4.0 reads only the first
+ * frame of such a file, whoever wrote it.
+ *
+ * Frames carry a content checksum (XXH32), so that the reader can
+ * refuse a damaged block instead of delivering damaged records, and
+ * their LZ4 blocks are independent, as nothing is gained by linking the
+ * blocks of a frame that holds one of ours.
  */
 
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <lz4frame.h>
@@ -18,7 +26,13 @@
 #include "pcap-int.h"
 #include "sf-compress.h"
 
+/*
+ * Stored LZ4 blocks: a 4-byte little-endian length with this bit set,
+ * then the bytes as they are; a zero length ends the frame.
+ */
 #define	LZ4_UNCOMPRESSED_FLAG	0x80000000U
+#define	LZ4_BLOCK_HDR_LEN	4
+#define	LZ4_END_MARK_LEN	4
 
 struct lz4_enc {
 	LZ4F_cctx *cctx;
@@ -37,17 +51,22 @@ lz4_enc_create(int level, size_t block_size, char *errbuf)
 
 	e = calloc(1, sizeof(*e));
 	if (e == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "out of memory");
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
 		return (NULL);
 	}
 	r = LZ4F_createCompressionContext(&e->cctx, LZ4F_VERSION);
 	if (LZ4F_isError(r)) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "LZ4F_createCompressionContext: %s",
-		    LZ4F_getErrorName(r));
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "LZ4F_createCompressionContext: %s", LZ4F_getErrorName(r));
 		free(e);
 		return (NULL);
 	}
-	/* The smallest LZ4 block size that holds a whole block. */
+	/*
+	 * The smallest LZ4 block size that holds a whole block of ours,
+	 * so that a frame is one LZ4 block, and a reader needs no more
+	 * memory than that.
+	 */
 	if (block_size <= 64 * 1024) {
 		e->prefs.frameInfo.blockSizeID = LZ4F_max64KB;
 		e->max_block = 64 * 1024;
@@ -63,12 +82,11 @@ lz4_enc_create(int level, size_t block_size, char *errbuf)
 	}
 	e->prefs.frameInfo.blockMode = LZ4F_blockIndependent;
 	raw = e->prefs;
-	/* A content checksum, so a reader can tell a damaged block. */
 	e->prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
 	e->prefs.compressionLevel = level;
 	/*
-	 * Stored frames are written by hand; their header only depends
-	 * on the preferences, so let liblz4 make it once.
+	 * Stored frames are written by hand; their header depends only on
+	 * the preferences, so let liblz4 make it, once.
 	 */
 	r = LZ4F_compressBegin(e->cctx, e->raw_hdr, sizeof(e->raw_hdr), &raw);
 	if (LZ4F_isError(r)) {
@@ -91,33 +109,35 @@ lz4_enc_free(void *state)
 	free(e);
 }
 
+/* Length of a stored frame of len bytes. */
 static size_t
 lz4_stored_len(struct lz4_enc *e, size_t len)
 {
 	size_t nblk;
 
 	nblk = (len + e->max_block - 1) / e->max_block;
-	return (e->raw_hdr_len + 4 * nblk + len + 4);
+	return (e->raw_hdr_len + LZ4_BLOCK_HDR_LEN * nblk + len +
+	    LZ4_END_MARK_LEN);
 }
 
 static size_t
 lz4_enc_bound(void *state, size_t len)
 {
 	struct lz4_enc *e = state;
-	size_t b, s;
 
-	b = LZ4F_compressFrameBound(len, &e->prefs);
-	s = lz4_stored_len(e, len);
-	return (b > s ? b : s);
+	return (SFC_MAX_SIZE(LZ4F_compressFrameBound(len, &e->prefs),
+	    lz4_stored_len(e, len)));
 }
 
 static ssize_t
 lz4_enc_block(void *state, const u_char *in, size_t len, u_char *out,
-    size_t outsize, int try_codec, int *stored, char *errbuf)
+    size_t outsize, int try_codec, int *stored, const u_char **res,
+    char *errbuf)
 {
 	struct lz4_enc *e = state;
 	size_t pos, r, n;
 
+	*res = out;
 	if (try_codec) {
 		e->prefs.frameInfo.contentSize = len;
 		pos = LZ4F_compressBegin(e->cctx, out, outsize, &e->prefs);
@@ -147,27 +167,47 @@ lz4_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 	pos = e->raw_hdr_len;
 	while (len != 0) {
 		n = len > e->max_block ? e->max_block : len;
-		pcapint_sfc_put_le32(out + pos, (uint32_t)n | LZ4_UNCOMPRESSED_FLAG);
-		memcpy(out + pos + 4, in, n);
-		pos += 4 + n;
+		pcapint_sfc_put_le32(out + pos,
+		    (uint32_t)n | LZ4_UNCOMPRESSED_FLAG);
+		memcpy(out + pos + LZ4_BLOCK_HDR_LEN, in, n);
+		pos += LZ4_BLOCK_HDR_LEN + n;
 		in += n;
 		len -= n;
 	}
 	pcapint_sfc_put_le32(out + pos, 0);	/* end mark */
 	*stored = 1;
-	return ((ssize_t)(pos + 4));
+	return ((ssize_t)(pos + LZ4_END_MARK_LEN));
 
 fail:
 	snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", LZ4F_getErrorName(pos));
 	return (-1);
 }
 
+/*
+ * Reading: liblz4's frame decoder, which checks the content checksum at
+ * the end of each frame, driven by pcapint_sfc_stream_read().
+ */
 struct lz4_dec {
+	struct pcapint_sfc_stream s;	/* first: the shared read loop's */
 	LZ4F_dctx *dctx;
-	size_t	hint;		/* input liblz4 wants next */
-	int	in_frame;
-	int64_t	frame_off;
 };
+
+static int
+lz4_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
+    size_t *dstlen, size_t *hint, char *errbuf)
+{
+	struct lz4_dec *d = state;
+	size_t r;
+
+	r = LZ4F_decompress(d->dctx, dst, dstlen, src, srclen, NULL);
+	if (LZ4F_isError(r)) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", LZ4F_getErrorName(r));
+		return (-1);
+	}
+	/* The rest of the block and the next block's header; 0 at the end. */
+	*hint = r;
+	return (r == 0);
+}
 
 static void *
 lz4_dec_create(char *errbuf)
@@ -177,7 +217,8 @@ lz4_dec_create(char *errbuf)
 
 	d = calloc(1, sizeof(*d));
 	if (d == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "out of memory");
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
 		return (NULL);
 	}
 	r = LZ4F_createDecompressionContext(&d->dctx, LZ4F_VERSION);
@@ -188,6 +229,8 @@ lz4_dec_create(char *errbuf)
 		free(d);
 		return (NULL);
 	}
+	d->s.step = lz4_dec_step;
+	d->s.first_read = LZ4F_HEADER_SIZE_MIN;
 	return (d);
 }
 
@@ -200,56 +243,11 @@ lz4_dec_free(void *state)
 	free(d);
 }
 
-static ssize_t
-lz4_dec_read(void *state, struct pcapint_sfc_input *in, u_char *buf,
-    size_t size, int64_t *unit_off, int *unit_done, char *errbuf)
-{
-	struct lz4_dec *d = state;
-	size_t srclen, dstlen, r;
-	int fr;
-
-	*unit_done = 0;
-	for (;;) {
-		if (in->pos == in->len) {
-			fr = pcapint_sfc_fill(in, d->in_frame ? d->hint :
-			    LZ4F_HEADER_SIZE_MIN);
-			if (fr < 0)
-				return (SFC_DEC_IOERR);
-			if (fr == 0) {
-				*unit_off = d->frame_off;
-				return (d->in_frame ? SFC_DEC_TRUNCATED : 0);
-			}
-		}
-		if (!d->in_frame) {
-			d->frame_off = SFC_INPUT_OFFSET(in);
-			d->in_frame = 1;
-		}
-		*unit_off = d->frame_off;
-		srclen = in->len - in->pos;
-		dstlen = size;
-		r = LZ4F_decompress(d->dctx, buf, &dstlen, in->buf + in->pos,
-		    &srclen, NULL);
-		in->pos += srclen;
-		if (LZ4F_isError(r)) {
-			snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s",
-			    LZ4F_getErrorName(r));
-			return (SFC_DEC_CORRUPT);
-		}
-		d->hint = r;	/* rest of the block and next block header */
-		if (r == 0) {
-			/* Stop here, even with no output: a unit ends. */
-			d->in_frame = 0;
-			*unit_done = 1;
-			return ((ssize_t)dstlen);
-		}
-		if (dstlen != 0)
-			return ((ssize_t)dstlen);
-	}
-}
-
+/* Levels as lz4(1) has them; 1 is the fast default, 3 to 12 are LZ4HC. */
 const struct pcapint_sfc_codec pcapint_sfc_lz4 = {
-	"lz4",
+	1,
 	1, 12, 1,
-	lz4_enc_create, lz4_enc_free, lz4_enc_bound, lz4_enc_block, NULL, NULL,
-	lz4_dec_create, lz4_dec_free, lz4_dec_read
+	lz4_enc_create, lz4_enc_free, lz4_enc_bound, lz4_enc_block,
+	pcapint_sfc_no_header, pcapint_sfc_no_header,
+	lz4_dec_create, lz4_dec_free, pcapint_sfc_stream_read
 };

@@ -21,21 +21,34 @@
 #include <config.h>
 #endif
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <lzo/lzo1x.h>
 
 #include "pcap-int.h"
+#include "extract.h"
 #include "sf-compress.h"
 
+/*
+ * lzop's own block size, and the largest block lzop accepts.  The
+ * version we claim to be is lzop 1.04's; 0.94 is the oldest that reads
+ * the format we write, and the header fields depend on the version.
+ */
 #define	LZOP_BLOCK		(256 * 1024)
-#define	LZOP_MAX_BLOCK		(64 * 1024 * 1024)	/* lzop's limit */
+#define	LZOP_MAX_BLOCK		(64 * 1024 * 1024)
 #define	LZOP_VERSION		0x1040
 #define	LZOP_NEEDED		0x0940
+#define	LZOP_BLOCK_HDR_LEN	12	/* lengths and the data's Adler-32 */
+#define	LZOP_LEVEL		5	/* what lzop records for -1 to -6 */
+#define	LZOP_MODE		0100644	/* a regular file, rw-r--r-- */
+
+/* Compression methods lzop writes; we read all three, write the first. */
 #define	LZOP_M_LZO1X_1		1
 #define	LZOP_M_LZO1X_1_15	2
 #define	LZOP_M_LZO1X_999	3
 
+/* Header flags: which checksums the blocks carry, and what we refuse. */
 #define	F_ADLER32_D	0x00000001U
 #define	F_ADLER32_C	0x00000002U
 #define	F_H_EXTRA_FIELD	0x00000040U
@@ -46,10 +59,10 @@
 #define	F_H_CRC32	0x00001000U
 #define	F_OS_UNIX	0x03000000U
 
-static const u_char lzop_magic[9] = {
-	0x89, 0x4c, 0x5a, 0x4f, 0x00, 0x0d, 0x0a, 0x1a, 0x0a
-};
+#define	LZOP_MAGIC	SFC_MAGIC(SFC_LZO)
+#define	LZOP_MAGIC_LEN	(pcapint_sfc_containers[SFC_LZO].magic_len)
 
+/* lzo_init() checks the library against its header; once is enough. */
 static int lzo_ready;
 
 static int
@@ -70,17 +83,16 @@ struct lzo_enc {
 };
 
 static void *
-lzo_enc_create(int level, size_t block_size, char *errbuf)
+lzo_enc_create(int level _U_, size_t block_size _U_, char *errbuf)
 {
 	struct lzo_enc *e;
 
-	(void)level;
-	(void)block_size;
 	if (lzo_setup(errbuf) == -1)
 		return (NULL);
 	e = calloc(1, sizeof(*e));
 	if (e == NULL)
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "out of memory");
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
 	return (e);
 }
 
@@ -94,28 +106,33 @@ lzo_enc_free(void *state)
 #define	LZO1X_WORST(n)	((n) + (n) / 16 + 64 + 3)
 
 static size_t
-lzo_enc_bound(void *state, size_t len)
+lzo_enc_bound(void *state _U_, size_t len)
 {
 	size_t nblk;
 
-	(void)state;
 	nblk = (len + LZOP_BLOCK - 1) / LZOP_BLOCK;
 	/*
-	 * Headers of 12 bytes per lzop block; the codec's overshoot
-	 * only matters for the last lzop block compressed in place.
+	 * A header per lzop block; a block that does not shrink is
+	 * stored, so only the codec's overshoot while compressing the
+	 * last lzop block matters.
 	 */
-	return (len + 12 * nblk + LZO1X_WORST(LZOP_BLOCK) - LZOP_BLOCK);
+	return (len + LZOP_BLOCK_HDR_LEN * nblk + LZO1X_WORST(LZOP_BLOCK) -
+	    LZOP_BLOCK);
 }
 
+/*
+ * The file header: magic, versions, method and level, flags, mode,
+ * mtime (0, so that the same records make the same file), an empty
+ * file name and the header's Adler-32.
+ */
 static size_t
-lzo_enc_header(void *state, u_char *out)
+lzo_enc_header(void *state _U_, u_char *out)
 {
 	u_char *h;
 	lzo_uint32_t sum;
 
-	(void)state;
-	memcpy(out, lzop_magic, sizeof(lzop_magic));
-	h = out + sizeof(lzop_magic);
+	memcpy(out, LZOP_MAGIC, LZOP_MAGIC_LEN);
+	h = out + LZOP_MAGIC_LEN;
 	h[0] = LZOP_VERSION >> 8;
 	h[1] = LZOP_VERSION & 0xff;
 	h[2] = (u_char)(lzo_version() >> 8);
@@ -123,35 +140,41 @@ lzo_enc_header(void *state, u_char *out)
 	h[4] = LZOP_NEEDED >> 8;
 	h[5] = LZOP_NEEDED & 0xff;
 	h[6] = LZOP_M_LZO1X_1;
-	h[7] = 5;			/* level lzop records for -1..-6 */
+	h[7] = LZOP_LEVEL;
 	pcapint_sfc_put_be32(h + 8, F_OS_UNIX | F_ADLER32_D);
-	pcapint_sfc_put_be32(h + 12, 0100644);	/* mode */
+	pcapint_sfc_put_be32(h + 12, LZOP_MODE);
 	pcapint_sfc_put_be32(h + 16, 0);	/* mtime, low */
 	pcapint_sfc_put_be32(h + 20, 0);	/* mtime, high */
 	h[24] = 0;				/* no file name */
 	sum = lzo_adler32(1, h, 25);
 	pcapint_sfc_put_be32(h + 25, sum);
-	return (sizeof(lzop_magic) + 29);
+	return (LZOP_MAGIC_LEN + 29);
 }
 
+/* The end of the stream: a block with an uncompressed length of 0. */
 static size_t
-lzo_enc_trailer(void *state, u_char *out)
+lzo_enc_trailer(void *state _U_, u_char *out)
 {
-	(void)state;
 	pcapint_sfc_put_be32(out, 0);
 	return (4);
 }
 
+/*
+ * A block of ours is one or more lzop blocks: uncompressed length,
+ * compressed length (equal when stored) and the Adler-32 of the
+ * uncompressed data, then the data.
+ */
 static ssize_t
 lzo_enc_block(void *state, const u_char *in, size_t len, u_char *out,
-    size_t outsize, int try_codec, int *stored, char *errbuf)
+    size_t outsize _U_, int try_codec, int *stored, const u_char **res,
+    char *errbuf)
 {
 	struct lzo_enc *e = state;
 	size_t pos, n;
 	lzo_uint clen;
 	int all_stored;
 
-	(void)outsize;
+	*res = out;
 	pos = 0;
 	all_stored = 1;
 	while (len != 0) {
@@ -160,7 +183,7 @@ lzo_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 		pcapint_sfc_put_be32(out + pos + 8, lzo_adler32(1, in, n));
 		clen = n;
 		if (try_codec) {
-			if (lzo1x_1_compress(in, n, out + pos + 12, &clen,
+			if (lzo1x_1_compress(in, n, out + pos + LZOP_BLOCK_HDR_LEN, &clen,
 			    e->wrkmem) != LZO_E_OK) {
 				snprintf(errbuf, PCAP_ERRBUF_SIZE,
 				    "lzo1x_1_compress failed");
@@ -170,11 +193,11 @@ lzo_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 		/* lzop stores a block that does not shrink. */
 		if (clen >= n) {
 			clen = n;
-			memcpy(out + pos + 12, in, n);
+			memcpy(out + pos + LZOP_BLOCK_HDR_LEN, in, n);
 		} else
 			all_stored = 0;
 		pcapint_sfc_put_be32(out + pos + 4, (uint32_t)clen);
-		pos += 12 + clen;
+		pos += LZOP_BLOCK_HDR_LEN + clen;
 		in += n;
 		len -= n;
 	}
@@ -183,7 +206,10 @@ lzo_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 }
 
 /*
- * Reading.
+ * Reading: the header, then block by block, each checked against its
+ * checksums and decompressed whole before any of it is returned.
+ * lzop's container is parsed here, so this decoder has its own read
+ * loop rather than pcapint_sfc_stream_read().
  */
 struct lzo_dec {
 	int	have_header;
@@ -207,7 +233,8 @@ lzo_dec_create(char *errbuf)
 		return (NULL);
 	d = calloc(1, sizeof(*d));
 	if (d == NULL)
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "out of memory");
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
 	return (d);
 }
 
@@ -252,7 +279,7 @@ lzo_read_header(struct lzo_dec *d, struct pcapint_sfc_input *in,
 
 	if ((r = lzo_get(in, h, 9, 0)) != 1)
 		return (r);
-	if (memcmp(h, lzop_magic, sizeof(lzop_magic)) != 0) {
+	if (memcmp(h, LZOP_MAGIC, LZOP_MAGIC_LEN) != 0) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "bad lzop magic");
 		return (SFC_DEC_CORRUPT);
 	}
@@ -277,7 +304,7 @@ lzo_read_header(struct lzo_dec *d, struct pcapint_sfc_input *in,
 	}
 	if ((r = lzo_get(in, h + n, 4, 0)) != 1)
 		return (r);
-	d->flags = pcapint_sfc_get_be32(h + n);
+	d->flags = EXTRACT_BE_U_4(h + n);
 	n += 4;
 	if (d->flags & F_H_FILTER) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "lzop filters are not supported");
@@ -295,7 +322,7 @@ lzo_read_header(struct lzo_dec *d, struct pcapint_sfc_input *in,
 	    lzo_adler32(1, h, (lzo_uint)n);
 	if ((r = lzo_get(in, h + n, 4, 0)) != 1)
 		return (r);
-	sum = pcapint_sfc_get_be32(h + n);
+	sum = EXTRACT_BE_U_4(h + n);
 	if (sum != want) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "lzop header checksum error");
 		return (SFC_DEC_CORRUPT);
@@ -323,12 +350,12 @@ lzo_check(uint32_t flags, uint32_t adler_flag, uint32_t crc_flag,
 
 	i = 0;
 	if (flags & adler_flag) {
-		if (pcapint_sfc_get_be32(sums) != lzo_adler32(1, p, (lzo_uint)n))
+		if (EXTRACT_BE_U_4(sums) != lzo_adler32(1, p, (lzo_uint)n))
 			return (-1);
 		i = 4;
 	}
 	if (flags & crc_flag) {
-		if (pcapint_sfc_get_be32(sums + i) != lzo_crc32(0, p, (lzo_uint)n))
+		if (EXTRACT_BE_U_4(sums + i) != lzo_crc32(0, p, (lzo_uint)n))
 			return (-1);
 	}
 	return (0);
@@ -347,14 +374,14 @@ lzo_read_block(struct lzo_dec *d, struct pcapint_sfc_input *in,
 	d->block_off = SFC_INPUT_OFFSET(in);
 	if ((r = lzo_get(in, h, 4, 1)) != 1)
 		return (r);	/* 0: cut at a block boundary, a clean end */
-	dlen = pcapint_sfc_get_be32(h);
+	dlen = EXTRACT_BE_U_4(h);
 	if (dlen == 0) {
 		d->done = 1;
 		return (0);
 	}
 	if ((r = lzo_get(in, h + 4, 4, 0)) != 1)
 		return (r);
-	clen = pcapint_sfc_get_be32(h + 4);
+	clen = EXTRACT_BE_U_4(h + 4);
 	if (dlen > LZOP_MAX_BLOCK || clen > dlen) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "bad lzop block lengths %u/%u", clen, dlen);
@@ -375,8 +402,9 @@ lzo_read_block(struct lzo_dec *d, struct pcapint_sfc_input *in,
 		d->cbuf = malloc(dlen);
 		d->dbuf = malloc(dlen);
 		if (d->cbuf == NULL || d->dbuf == NULL) {
-			snprintf(errbuf, PCAP_ERRBUF_SIZE, "out of memory");
-			return (SFC_DEC_CORRUPT);
+			pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+			    errno, "malloc");
+			return (SFC_DEC_FAILED);
 		}
 		d->dsize = dlen;
 	}
@@ -443,8 +471,9 @@ lzo_dec_read(void *state, struct pcapint_sfc_input *in, u_char *buf,
 	return ((ssize_t)n);
 }
 
+/* LZO1X-1 has one level. */
 const struct pcapint_sfc_codec pcapint_sfc_lzo = {
-	"lzo",
+	1,
 	1, 1, 1,
 	lzo_enc_create, lzo_enc_free, lzo_enc_bound, lzo_enc_block,
 	lzo_enc_header, lzo_enc_trailer,

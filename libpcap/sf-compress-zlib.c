@@ -3,15 +3,21 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * gzip container for compressed savefiles (zlib): one gzip member
+ * The gzip container of compressed savefiles (zlib): one gzip member
  * (RFC 1952) per block.  gzip readers, zcat included, read a
- * concatenation of members as one stream.
+ * concatenation of members as one stream, and "gzip capture.pcap"
+ * makes a file of one large member that this reader reads as well.
+ *
+ * Each member ends with the CRC-32 and the length of its data, so that
+ * the reader can refuse a damaged block instead of delivering damaged
+ * records.
  */
 
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -19,9 +25,19 @@
 #include "pcap-int.h"
 #include "sf-compress.h"
 
-#define	GZ_HDR_LEN	10
-#define	GZ_TRL_LEN	8
-#define	GZ_STORED_MAX	65535	/* longest stored deflate block */
+#define	GZ_HDR_LEN	10	/* magic, method, flags, mtime, XFL, OS */
+#define	GZ_TRL_LEN	8	/* CRC-32, length modulo 2^32 */
+#define	GZ_OS_UNIX	3
+#define	GZ_XFL_BEST	2	/* XFL: level 9 */
+#define	GZ_XFL_FAST	4	/* XFL: level 1 */
+
+/*
+ * Stored deflate blocks (RFC 1951 3.2.4) hold at most 65535 bytes
+ * behind a 5-byte header: the 3 header bits (BFINAL, BTYPE 00) padded
+ * to a byte, LEN and its one's complement NLEN.
+ */
+#define	GZ_STORED_MAX	65535
+#define	GZ_STORED_HDR	5
 
 /*
  * Input per read: gzip does not say where a member ends, so a reader at
@@ -35,15 +51,15 @@ struct gz_enc {
 };
 
 static void *
-gz_enc_create(int level, size_t block_size, char *errbuf)
+gz_enc_create(int level, size_t block_size _U_, char *errbuf)
 {
 	struct gz_enc *g;
 	int ret;
 
-	(void)block_size;
 	g = calloc(1, sizeof(*g));
 	if (g == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "out of memory");
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
 		return (NULL);
 	}
 	g->level = level;
@@ -68,30 +84,25 @@ gz_enc_free(void *state)
 	free(g);
 }
 
+/* Length of len bytes as stored deflate blocks. */
 static size_t
 gz_stored_len(size_t len)
 {
 	size_t nblk;
 
 	nblk = len == 0 ? 1 : (len + GZ_STORED_MAX - 1) / GZ_STORED_MAX;
-	return (len + 5 * nblk);
+	return (len + GZ_STORED_HDR * nblk);
 }
 
 static size_t
 gz_enc_bound(void *state, size_t len)
 {
 	struct gz_enc *g = state;
-	size_t b, s;
 
-	b = deflateBound(&g->zs, (uLong)len);
-	s = gz_stored_len(len);
-	return (GZ_HDR_LEN + (b > s ? b : s) + GZ_TRL_LEN);
+	return (GZ_HDR_LEN + SFC_MAX_SIZE(deflateBound(&g->zs, (uLong)len),
+	    gz_stored_len(len)) + GZ_TRL_LEN);
 }
 
-/*
- * Stored deflate blocks: a 3-bit header (BFINAL, BTYPE 00) padded to a
- * byte, LEN and its complement, then the bytes as they are.
- */
 static size_t
 gz_store(const u_char *in, size_t len, u_char *out)
 {
@@ -100,7 +111,7 @@ gz_store(const u_char *in, size_t len, u_char *out)
 
 	do {
 		n = len > GZ_STORED_MAX ? GZ_STORED_MAX : len;
-		*o++ = n == len ? 1 : 0;
+		*o++ = n == len ? 1 : 0;	/* BFINAL on the last */
 		*o++ = (u_char)n;
 		*o++ = (u_char)(n >> 8);
 		*o++ = (u_char)~n;
@@ -115,27 +126,32 @@ gz_store(const u_char *in, size_t len, u_char *out)
 
 static ssize_t
 gz_enc_block(void *state, const u_char *in, size_t len, u_char *out,
-    size_t outsize, int try_codec, int *stored, char *errbuf)
+    size_t outsize, int try_codec, int *stored, const u_char **res,
+    char *errbuf)
 {
 	struct gz_enc *g = state;
 	size_t body, slen;
 	uLong crc;
 	int ret;
 
-	/* Member header: no name, no mtime (reproducible), OS Unix. */
-	out[0] = 0x1f;
-	out[1] = 0x8b;
-	out[2] = 8;		/* deflate */
-	out[3] = 0;		/* flags */
-	memset(out + 4, 0, 4);	/* mtime */
-	out[8] = g->level == 9 ? 2 : (g->level == 1 ? 4 : 0);
-	out[9] = 3;		/* Unix */
+	/*
+	 * Member header: no file name and no mtime, so that the same
+	 * records always make the same file; XFL as gzip(1) sets it.
+	 */
+	*res = out;
+	memcpy(out, SFC_MAGIC(SFC_GZIP), 3);	/* with method 8, deflate */
+	out[3] = 0;				/* flags */
+	memset(out + 4, 0, 4);			/* mtime */
+	out[8] = g->level == 9 ? GZ_XFL_BEST :
+	    (g->level == 1 ? GZ_XFL_FAST : 0);
+	out[9] = GZ_OS_UNIX;
 	slen = gz_stored_len(len);
 	body = 0;
 	*stored = 1;
 	if (try_codec) {
 		if (deflateReset(&g->zs) != Z_OK) {
-			snprintf(errbuf, PCAP_ERRBUF_SIZE, "deflateReset failed");
+			snprintf(errbuf, PCAP_ERRBUF_SIZE,
+			    "deflateReset failed");
 			return (-1);
 		}
 		g->zs.next_in = (Bytef *)(uintptr_t)in;
@@ -149,6 +165,7 @@ gz_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 			return (-1);
 		}
 		body = g->zs.total_out;
+		/* Deflate output larger than stored blocks: store instead. */
 		if (body < slen)
 			*stored = 0;
 	}
@@ -162,14 +179,51 @@ gz_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 }
 
 /*
- * Reading: zlib parses the gzip header and checks the trailer; at the
- * end of a member we start over if more input follows.
+ * Reading: zlib parses each member's header and checks its trailer
+ * (window bits 16 + 15: gzip only); pcapint_sfc_stream_read() drives
+ * it and starts it over at the next member.
  */
 struct gz_dec {
+	struct pcapint_sfc_stream s;	/* first: the shared read loop's */
 	z_stream zs;
-	int	in_member;
-	int64_t	member_off;
 };
+
+static int
+gz_dec_begin(void *state, char *errbuf)
+{
+	struct gz_dec *g = state;
+
+	if (inflateReset(&g->zs) != Z_OK) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "inflateReset failed");
+		return (-1);
+	}
+	return (0);
+}
+
+static int
+gz_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
+    size_t *dstlen, size_t *hint, char *errbuf)
+{
+	struct gz_dec *g = state;
+	int ret;
+
+	g->zs.next_in = (Bytef *)(uintptr_t)src;
+	g->zs.avail_in = (uInt)*srclen;
+	g->zs.next_out = dst;
+	g->zs.avail_out = (uInt)*dstlen;
+	ret = inflate(&g->zs, Z_NO_FLUSH);
+	*srclen -= g->zs.avail_in;
+	*dstlen -= g->zs.avail_out;
+	*hint = GZ_READ;
+	if (ret == Z_STREAM_END)
+		return (1);
+	if (ret != Z_OK && ret != Z_BUF_ERROR) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s",
+		    g->zs.msg != NULL ? g->zs.msg : "inflate failed");
+		return (-1);
+	}
+	return (0);
+}
 
 static void *
 gz_dec_create(char *errbuf)
@@ -178,7 +232,8 @@ gz_dec_create(char *errbuf)
 
 	g = calloc(1, sizeof(*g));
 	if (g == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "out of memory");
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
 		return (NULL);
 	}
 	if (inflateInit2(&g->zs, 16 + MAX_WBITS) != Z_OK) {
@@ -186,6 +241,9 @@ gz_dec_create(char *errbuf)
 		free(g);
 		return (NULL);
 	}
+	g->s.step = gz_dec_step;
+	g->s.begin = gz_dec_begin;
+	g->s.first_read = GZ_READ;
 	return (g);
 }
 
@@ -198,61 +256,11 @@ gz_dec_free(void *state)
 	free(g);
 }
 
-static ssize_t
-gz_dec_read(void *state, struct pcapint_sfc_input *in, u_char *buf,
-    size_t size, int64_t *unit_off, int *unit_done, char *errbuf)
-{
-	struct gz_dec *g = state;
-	size_t produced;
-	int r, ret;
-
-	*unit_done = 0;
-	for (;;) {
-		if (in->pos == in->len) {
-			r = pcapint_sfc_fill(in, GZ_READ);
-			if (r < 0)
-				return (SFC_DEC_IOERR);
-			if (r == 0) {
-				*unit_off = g->member_off;
-				return (g->in_member ? SFC_DEC_TRUNCATED : 0);
-			}
-		}
-		if (!g->in_member) {
-			g->member_off = SFC_INPUT_OFFSET(in);
-			if (inflateReset(&g->zs) != Z_OK) {
-				snprintf(errbuf, PCAP_ERRBUF_SIZE,
-				    "inflateReset failed");
-				return (SFC_DEC_CORRUPT);
-			}
-			g->in_member = 1;
-		}
-		*unit_off = g->member_off;
-		g->zs.next_in = in->buf + in->pos;
-		g->zs.avail_in = (uInt)(in->len - in->pos);
-		g->zs.next_out = buf;
-		g->zs.avail_out = (uInt)size;
-		ret = inflate(&g->zs, Z_NO_FLUSH);
-		in->pos = in->len - g->zs.avail_in;
-		produced = size - g->zs.avail_out;
-		if (ret == Z_STREAM_END) {
-			/* Stop here, even with no output: a unit ends. */
-			g->in_member = 0;
-			*unit_done = 1;
-			return ((ssize_t)produced);
-		}
-		else if (ret != Z_OK && ret != Z_BUF_ERROR) {
-			snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s",
-			    g->zs.msg != NULL ? g->zs.msg : "inflate failed");
-			return (SFC_DEC_CORRUPT);
-		}
-		if (produced != 0)
-			return ((ssize_t)produced);
-	}
-}
-
+/* Levels as gzip(1) has them; 1, the fastest, is the default. */
 const struct pcapint_sfc_codec pcapint_sfc_gzip = {
-	"gzip",
+	1,
 	1, 9, 1,
-	gz_enc_create, gz_enc_free, gz_enc_bound, gz_enc_block, NULL, NULL,
-	gz_dec_create, gz_dec_free, gz_dec_read
+	gz_enc_create, gz_enc_free, gz_enc_bound, gz_enc_block,
+	pcapint_sfc_no_header, pcapint_sfc_no_header,
+	gz_dec_create, gz_dec_free, pcapint_sfc_stream_read
 };

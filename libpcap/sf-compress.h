@@ -3,10 +3,13 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * Compressed savefiles: internal interface between the generic code in
- * sf-compress.c (options, the writing and reading cookie streams) and
- * the per-container codec files (sf-compress-zlib.c, sf-compress-lz4.c,
- * sf-compress-zstd.c, sf-compress-lzo.c).
+ * Compressed savefiles: the interface between the generic code (the
+ * options in sf-compress-options.c, the dumper in sf-compress-dumper.c,
+ * the reader in sf-compress-reader.c) and the containers, one file each:
+ * sf-compress-store.c (no codec), sf-compress-zlib.c (gzip),
+ * sf-compress-lz4.c (LZ4 frames), sf-compress-zstd.c (zstd frames) and
+ * sf-compress-lzo.c (lzop).  The table of containers, with their names
+ * and magic numbers, is in sf-compress-codecs.c.
  */
 
 #ifndef sf_compress_h
@@ -14,8 +17,15 @@
 
 #include <stdio.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "pcap/pcap.h"
+
+/*
+ * The largest block a dumper writes; the reader holds units up to this
+ * size whole, and streams larger ones, which other tools write.
+ */
+#define	SFC_MAX_BLOCK		(16 * 1024 * 1024)
 
 /*
  * Input side of a decompressing stream, shared by all decoders: a
@@ -57,35 +67,69 @@ extern ssize_t pcapint_sfc_read(struct pcapint_sfc_input *, void *, size_t);
  * Decoder results: a decoder returns the number of bytes produced (> 0),
  * 0 at a clean end of the stream, or one of these.  For the errors it
  * has filled in errbuf (without the "truncated"/"corrupt" prefix, which
- * the caller adds together with the codec name).
+ * the reader adds together with the container name and the offset; for
+ * SFC_DEC_FAILED, such as memory running out, with the whole reason).
  */
 #define	SFC_DEC_TRUNCATED	(-1)	/* stream ends inside a block */
-#define	SFC_DEC_CORRUPT		(-2)	/* errbuf says why; *bad_off says where */
+#define	SFC_DEC_CORRUPT		(-2)	/* errbuf says why */
 #define	SFC_DEC_IOERR		(-3)	/* raw read error, errno in input->ioerr */
+#define	SFC_DEC_FAILED		(-4)	/* not the file's fault: errbuf says */
 
+/*
+ * One step of a streaming decompressor library (zlib, liblz4, libzstd):
+ * decompress from src (*srclen bytes) into dst (*dstlen bytes), setting
+ * both to what was consumed and produced, and *hint to how much input
+ * the library wants next.  Returns 1 when the unit (gzip member, frame)
+ * ended, 0 when it goes on, -1 with errbuf filled in on damage.
+ */
+typedef int (*pcapint_sfc_step_fn)(void *, const u_char *src, size_t *srclen,
+    u_char *dst, size_t *dstlen, size_t *hint, char *errbuf);
+
+/*
+ * The state every streaming decoder starts with, for
+ * pcapint_sfc_stream_read(), which holds the read loop they share:
+ * refilling the input, the unit offsets and the clean or truncated end.
+ */
+struct pcapint_sfc_stream {
+	pcapint_sfc_step_fn step;
+	int	(*begin)(void *, char *errbuf);	/* a unit starts; optional */
+	size_t	first_read;	/* input to ask for at a unit's start */
+	size_t	hint;		/* input the library wants next */
+	int	in_unit;
+	int64_t	unit_off;
+};
+
+/*
+ * A codec: how blocks are written into a container and read back.
+ * Every container, the "store" one that does not compress included, is
+ * a full set of these, so the generic code has no special case.
+ */
 struct pcapint_sfc_codec {
-	const char	*name;
+	int		compresses;	/* 0 for "store" */
 	int		min_level;
 	int		max_level;
 	int		default_level;
 
 	/*
 	 * Writing.  enc_create() returns codec state for blocks of at
-	 * most block_size bytes; enc_bound() is the largest output
-	 * enc_block() may produce for one such block, header and
-	 * trailer included.  enc_block() compresses one block into out
-	 * as one self-contained unit of its container (a gzip member,
-	 * an LZ4 or zstd frame, lzop blocks) and returns its length;
-	 * with try_codec zero it must not spend CPU on compression and
-	 * store the data.  *stored is set when the block went out
-	 * uncompressed.  enc_header()/enc_trailer() are optional,
-	 * for containers with a stream header or end marker.
+	 * most block_size bytes (with errbuf filled in on failure);
+	 * enc_bound() is the largest output enc_block() may produce for
+	 * one such block, header and trailer included.  enc_block()
+	 * compresses one block into out as one self-contained unit of
+	 * its container (a gzip member, an LZ4 or zstd frame, lzop
+	 * blocks), points *res at the result and returns its length, or
+	 * -1 with errbuf filled in; with try_codec zero it must not
+	 * spend CPU on compression and store the data.  *stored is set
+	 * when the block went out uncompressed.  enc_header() and
+	 * enc_trailer() write a stream header or end marker (lzop) and
+	 * return its length, 0 if the container has none.
 	 */
 	void	*(*enc_create)(int level, size_t block_size, char *errbuf);
 	void	(*enc_free)(void *);
 	size_t	(*enc_bound)(void *, size_t);
 	ssize_t	(*enc_block)(void *, const u_char *, size_t, u_char *, size_t,
-		    int try_codec, int *stored, char *errbuf);
+		    int try_codec, int *stored, const u_char **res,
+		    char *errbuf);
 	size_t	(*enc_header)(void *, u_char *);
 	size_t	(*enc_trailer)(void *, u_char *);
 #define	SFC_MAX_HEADER	64
@@ -98,6 +142,7 @@ struct pcapint_sfc_codec {
 	 * complete that unit and its checksum matched; it returns then,
 	 * with 0 bytes if need be, so that no call returns bytes of two
 	 * units.  0 without *unit_done is the end of the stream.
+	 * Streaming libraries use pcapint_sfc_stream_read() here.
 	 */
 	void	*(*dec_create)(char *errbuf);
 	void	(*dec_free)(void *);
@@ -105,15 +150,56 @@ struct pcapint_sfc_codec {
 		    size_t, int64_t *unit_off, int *unit_done, char *errbuf);
 };
 
-/*
- * The adaptive skip of sf-compress.c decides whether to try the codec
- * on block n from the results of blocks up to n - SFC_SKIP_LAG only,
- * so that it decides the same whether or not blocks are compressed in
- * parallel (sf-compress-jobs.c, where this is the number of block
- * slots), and the same input gives the same file either way.
- */
-#define	SFC_SKIP_LAG	4
+extern ssize_t pcapint_sfc_stream_read(void *, struct pcapint_sfc_input *,
+    u_char *, size_t, int64_t *, int *, char *);
 
+/*
+ * The containers, in the order of preference for the default: the first
+ * one built that compresses is the default.  A row whose codec was not
+ * built has ops NULL, so that its files are recognised and refused with
+ * a clear message rather than as "unknown file format".  The magic is
+ * the container's own signature, all of it (lzop's is 9 bytes); files
+ * are recognised by its first SFC_MAGIC_CHECK bytes at most.
+ */
+enum pcapint_sfc_container_id {
+	SFC_STORE,
+	SFC_ZSTD,
+	SFC_LZ4,
+	SFC_GZIP,
+	SFC_LZO,
+	SFC_NCONTAINERS
+};
+
+#define	SFC_MAGIC_MAX	9
+#define	SFC_MAGIC_CHECK	4	/* what savefile.c has read when it asks */
+
+struct pcapint_sfc_container {
+	const char	*name;
+	u_char		magic[SFC_MAGIC_MAX];
+	u_int		magic_len;	/* 0 for "store": plain pcap */
+	const struct pcapint_sfc_codec *ops;	/* NULL: not built */
+};
+
+extern const struct pcapint_sfc_container
+    pcapint_sfc_containers[SFC_NCONTAINERS];
+
+#define	SFC_MAGIC(id)	(pcapint_sfc_containers[id].magic)
+
+/*
+ * The container whose magic the first SFC_MAGIC_CHECK bytes of a file
+ * start with, or NULL; and the refusal of one this build cannot read
+ * (returns NULL, for the check_headers[] entry to return).
+ */
+extern const struct pcapint_sfc_container *pcapint_sfc_container_by_magic(
+    const uint8_t *);
+extern pcap_t *pcapint_sfc_cannot_read(const struct pcapint_sfc_container *,
+    char *errbuf, int *err);
+
+/* The container a codec belongs to, for its name. */
+extern const struct pcapint_sfc_container *pcapint_sfc_container_of(
+    const struct pcapint_sfc_codec *);
+
+extern const struct pcapint_sfc_codec pcapint_sfc_store;
 #ifdef HAVE_ZLIB
 extern const struct pcapint_sfc_codec pcapint_sfc_gzip;
 #endif
@@ -127,10 +213,18 @@ extern const struct pcapint_sfc_codec pcapint_sfc_zstd;
 extern const struct pcapint_sfc_codec pcapint_sfc_lzo;
 #endif
 
-/* Helpers for the codecs: big and little endian stores and loads. */
+/*
+ * Little and big endian stores for the codecs (extract.h has the loads,
+ * EXTRACT_BE_U_4() and friends, but no stores).
+ */
 extern void pcapint_sfc_put_be32(u_char *, uint32_t);
 extern void pcapint_sfc_put_le32(u_char *, uint32_t);
-extern uint32_t pcapint_sfc_get_be32(const u_char *);
+
+/* enc_header() and enc_trailer() of a container that has neither. */
+extern size_t pcapint_sfc_no_header(void *, u_char *);
+
+/* max(a, b) of two sizes, for the codecs' bounds. */
+#define	SFC_MAX_SIZE(a, b)	((a) > (b) ? (a) : (b))
 
 /*
  * The check_headers[] entry of savefile.c: recognises a compressed

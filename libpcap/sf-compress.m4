@@ -2,9 +2,12 @@ dnl Copyright (c) 2026 The sluice developers.  All rights reserved.
 dnl
 dnl SPDX-License-Identifier: BSD-3-Clause
 dnl
-dnl Configure checks for compressed savefiles (sf-compress.c), kept out
-dnl of configure.ac so that the hook there stays two lines.  Included
-dnl with m4_include from configure.ac, after the pthreads check.
+dnl Configure checks for the dumper with options: compressed savefiles
+dnl (sf-compress-*.c), its writer thread (sf-writer.c, the glue in
+dnl sf-compress-thread.c, the compression helpers in sf-compress-jobs.c)
+dnl and the closing thread (sf-close-async.c).  All of them are here,
+dnl out of configure.ac, so that the hook there stays two lines.
+dnl Included with m4_include from configure.ac, after the pthreads check.
 dnl
 dnl AC_LBL_SF_COMPRESS_CODEC(name, VAR, pkg-config module, header,
 dnl     function, -l library, DEFINE, source file)
@@ -52,19 +55,43 @@ AC_DEFUN([AC_LBL_SF_COMPRESS_CODEC],
 ])
 
 dnl AC_LBL_SF_COMPRESS: fopencookie(), pthreads, and the BSD-licensed
-dnl codecs: zlib (gzip), liblz4, libzstd.
+dnl codecs: zlib (gzip), liblz4, libzstd.  Whatever is missing, every
+dnl function pcap.h declares is built: without fopencookie() the dumper
+dnl and reader are sf-compress-unsupported.c, without pthreads the thread
+dnl glue and pcap_dump_close_async() are sf-compress-nothread.c.
 AC_DEFUN([AC_LBL_SF_COMPRESS],
 [
+	MODULE_C_SRC="$MODULE_C_SRC sf-compress-options.c sf-compress-codecs.c"
+	MODULE_C_SRC="$MODULE_C_SRC sf-compress-store.c sf-compress-policy.c"
 	AC_CHECK_FUNCS(fopencookie,
 	    [sf_compress_cookie=yes], [sf_compress_cookie=no])
+	if test "x$sf_compress_cookie" = xyes; then
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-dumper.c sf-compress-reader.c"
+	else
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-unsupported.c"
+	fi
 	if test "x$ac_lbl_have_pthreads" = xfound; then
 		AC_DEFINE(HAVE_PTHREADS, 1,
 		    [define if pthreads are available])
 		ADDITIONAL_LIBS="$ADDITIONAL_LIBS $PTHREAD_LIBS"
 		ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC $PTHREAD_LIBS"
 		LIBS_PRIVATE="$LIBS_PRIVATE $PTHREAD_LIBS"
+		MODULE_C_SRC="$MODULE_C_SRC sf-writer.c sf-compress-thread.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-jobs.c sf-close-async.c"
+		#
+		# Pinning the writer thread to a CPU needs
+		# pthread_attr_setaffinity_np(); without it a request to
+		# pin fails rather than being ignored.  The writer and
+		# compression threads name themselves, for top -H, with
+		# pthread_setname_np() where there is one.
+		#
+		save_LIBS="$LIBS"
+		LIBS="$LIBS $PTHREAD_LIBS"
+		AC_CHECK_FUNCS(pthread_attr_setaffinity_np pthread_setname_np)
+		LIBS="$save_LIBS"
+	else
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-nothread.c"
 	fi
-	MODULE_C_SRC="$MODULE_C_SRC sf-compress.c"
 	AC_LBL_SF_COMPRESS_CODEC(zlib, ZLIB, zlib, zlib.h, deflateBound, z,
 	    HAVE_ZLIB, sf-compress-zlib.c)
 	AC_LBL_SF_COMPRESS_CODEC(lz4, LIBLZ4, liblz4, lz4frame.h,

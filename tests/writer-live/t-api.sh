@@ -7,10 +7,12 @@
 # record is accounted for; bad ring sizes and CPUs are refused; dumpers
 # closed by pcap_dump_close_async() are reported in order, complete.
 #
-# Run twice: linked against the staged libpcap as built (AddressSanitizer
+# Run twice, and for lzo a third time (see the LZO variant below):
+# linked against the staged libpcap as built (AddressSanitizer
 # and UBSan in a sanitizer build), and under ThreadSanitizer, with
-# sf-writer.c and the sf-compress*.c files of the build tree compiled
-# into the test with -fsanitize=thread in front of the build's static
+# our libpcap source files that the build compiled (the dumper, its
+# writer thread, the codecs) compiled into the test with
+# -fsanitize=thread in front of the build's static
 # libpcap.a (which then supplies only the rest of libpcap), so that the
 # handover between pcap_dump()'s thread and the writer thread is checked
 # for data races, not just the ring on its own (tests/writer).
@@ -38,12 +40,12 @@ for c in zstd lz4 gzip lzo; do
 done
 t_ok "codecs built: $codecs"
 
-# The sources and libraries of the TSan variant: the codec files the
-# build compiled and the libraries libpcap was linked with.
-tsan_srcs="$src/sf-writer.c $src/sf-close-async.c $src/sf-compress.c
-    $src/sf-compress-jobs.c"
-for f in sf-compress-zlib.c sf-compress-lz4.c sf-compress-zstd.c \
-    sf-compress-lzo.c; do
+# The sources and libraries of the TSan variant: our libpcap source files
+# (libpcap/ of this tree) that the build compiled, whatever their names,
+# and the libraries libpcap was linked with.
+tsan_srcs=
+for f in "$SLUICE_SRCDIR"/libpcap/*.c; do
+	f=${f##*/}
 	if [ -f "$obj/${f%.c}.o" ]; then
 		tsan_srcs="$tsan_srcs $src/$f"
 	fi
@@ -68,6 +70,35 @@ elif ! $CC -g -O1 -fsanitize=thread -Wno-tsan -DHAVE_CONFIG_H -I"$obj" \
 	TSAN=
 fi
 
+# The LZO variant.  A default build leaves LZO out (liblzo2 is GPL), so
+# that lzop savefiles stay covered, the same sources with the lzop
+# container (sf-compress-lzo.c, HAVE_LIBLZO2) are compiled in front of
+# the build's libpcap.a, as for ThreadSanitizer but with the build's
+# flags, and run the checks for lzo.  A libpcap built --with-lzo has it
+# in the plain variant already.
+LZO=$TMPDIR/wdump-lzo
+case " $codecs " in
+*" lzo "*)
+	LZO= ;;
+*)
+	if ! [ -f "$obj/libpcap.a" ]; then
+		t_skip "LZO variant" "no $obj/libpcap.a"
+		LZO=
+	elif ! printf '#include <lzo/lzo1x.h>\n' |
+	    $CC -E - >/dev/null 2>&1; then
+		t_skip "LZO variant" "liblzo2's headers (liblzo2-dev) are not installed"
+		LZO=
+	# shellcheck disable=SC2086
+	elif ! $CC $CFLAGS -DHAVE_CONFIG_H -DHAVE_LIBLZO2 -I"$obj" -I"$src" \
+	    -o "$LZO" "$SLUICE_SRCDIR/tests/writer-live/wdump-api.c" \
+	    $tsan_srcs "$src/sf-compress-lzo.c" "$obj/libpcap.a" $tsan_libs \
+	    -llzo2 -lpthread >"$TMPDIR/build-lzo.log" 2>&1; then
+		t_fail "build the LZO variant"
+		sed 's/^/#   /' "$TMPDIR/build-lzo.log" | head -20
+		LZO=
+	fi ;;
+esac
+
 # run VARIANT BINARY DESC ARGS...: one check; a sanitizer report fails it.
 run() {
 	_v=$1
@@ -85,14 +116,21 @@ run() {
 	fi
 }
 
-for v in plain tsan; do
+for v in plain tsan lzo; do
 	b=$API
-	if [ $v = tsan ]; then
+	vcodecs=$codecs
+	case $v in
+	tsan)
 		[ -n "$TSAN" ] || continue
-		b=$TSAN
-	fi
-	run $v "$b" "bad ring sizes and CPUs are refused" errors
-	for c in $codecs; do
+		b=$TSAN ;;
+	lzo)
+		[ -n "$LZO" ] || continue
+		b=$LZO
+		vcodecs=lzo ;;
+	esac
+	[ $v = lzo ] ||
+	    run $v "$b" "bad ring sizes and CPUs are refused" errors
+	for c in $vcodecs; do
 		run $v "$b" "$c, 64 KiB ring: 3000 records read back identical" \
 		    roundtrip "$TMPDIR/rt.$c" "$c" 65536 3000
 		run $v "$b" "$c, 4 MiB ring: 3000 records read back identical" \

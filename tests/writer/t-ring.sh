@@ -9,7 +9,9 @@
 
 src=$SLUICE_BUILDDIR/src/libpcap-$SLUICE_LIBPCAP_VERSION
 obj=$SLUICE_BUILDDIR/obj/libpcap
-inc="-I$obj -I$src -DHAVE_PTHREAD_ATTR_SETAFFINITY_NP"
+# The build's config.h says what the platform has (CPU affinity, thread
+# names), as it does for libpcap itself.
+inc="-DHAVE_CONFIG_H -I$obj -I$src"
 
 # run_variant NAME FLAGS
 run_variant() {

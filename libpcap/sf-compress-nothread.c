@@ -1,0 +1,117 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Compressed savefiles without pthreads: what stands in for the writer
+ * thread glue (sf-compress-thread.c) and the closing thread
+ * (sf-close-async.c).  Options that ask for a thread are refused with a
+ * clear message, a dumper never has one (so the dumper never calls the
+ * rest), and pcap_dump_close_async() closes at once, on the caller's
+ * thread, which is quick without a ring to drain.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "pcap-int.h"
+#include "sf-compress-dumper.h"
+
+int
+pcapint_sfc_thr_check_ring(size_t ring_size _U_, char *errbuf)
+{
+	snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	    "this build of libpcap has no writer thread (no pthreads)");
+	return (-1);
+}
+
+int
+pcapint_sfc_thr_check_cpu(int cpu, char *errbuf)
+{
+	snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	    "cannot pin the writer thread to CPU %d: this build of libpcap has no writer thread (no pthreads)",
+	    cpu);
+	return (-1);
+}
+
+int
+pcapint_sfc_thr_check_nice(int nice_incr, char *errbuf)
+{
+	if (nice_incr == 0)
+		return (0);
+	snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	    "cannot lower the writer thread's priority: this build of libpcap has no writer thread (no pthreads)");
+	return (-1);
+}
+
+/* The options cannot ask for a thread here: there is nothing to start. */
+int
+pcapint_sfc_thr_start(struct pcapint_sfc_dumper *w _U_, pcap_t *p _U_,
+    const pcap_dump_options_t *opts _U_)
+{
+	return (0);
+}
+
+/* Never called: a dumper without a thread has w->thr NULL. */
+void
+pcapint_sfc_thr_write(struct pcapint_sfc_dumper *w _U_, const u_char *p _U_,
+    size_t len _U_)
+{
+}
+
+int
+pcapint_sfc_thr_record(struct pcapint_sfc_dumper *w _U_,
+    const void *hdr _U_, const u_char *data _U_, bpf_u_int32 caplen _U_)
+{
+	return (-1);
+}
+
+int
+pcapint_sfc_thr_flush(struct pcapint_sfc_dumper *w _U_)
+{
+	return (0);
+}
+
+int
+pcapint_sfc_thr_submit(struct pcapint_sfc_dumper *w _U_, int *ret _U_)
+{
+	return (0);
+}
+
+void
+pcapint_sfc_thr_stats(struct pcapint_sfc_dumper *w _U_,
+    struct pcap_dump_stats *s _U_)
+{
+}
+
+void
+pcapint_sfc_thr_stop(struct pcapint_sfc_dumper *w _U_)
+{
+}
+
+int
+pcap_dump_close_async(pcap_dumper_t *d, pcap_dump_close_handler done,
+    void *user, char *errbuf)
+{
+	struct pcap_dump_stats st;
+	const struct pcap_dump_stats *stp;
+	char msg[PCAP_ERRBUF_SIZE];
+	int status;
+
+	if (d == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dumper");
+		return (PCAP_ERROR);
+	}
+	status = pcapint_dump_close_report(d, &st, &stp, msg, sizeof(msg));
+	if (done != NULL)
+		done(user, status, stp, msg[0] != '\0' ? msg : NULL);
+	return (0);
+}
+
+/* Every dumper handed over is closed already. */
+u_int
+pcap_dump_close_async_wait(u_int max_pending _U_)
+{
+	return (0);
+}

@@ -1,0 +1,66 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * The "store" container of compressed savefiles: no codec at all.  The
+ * dumper still collects records into blocks and writes each block with
+ * one write() (that is what a writer thread is for, with or without
+ * compression), and the file is a plain pcap savefile.  A block goes out
+ * from where it was collected, without a copy.  There is nothing to
+ * read back here: a plain savefile is read by sf-pcap.c.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "pcap-int.h"
+#include "sf-compress.h"
+
+/* No state; a non-NULL pointer says the creation succeeded. */
+static int store_state;
+
+static void *
+store_enc_create(int level _U_, size_t block_size _U_, char *errbuf _U_)
+{
+	return (&store_state);
+}
+
+static void
+store_enc_free(void *state _U_)
+{
+}
+
+/* Nothing is written to the output buffer: it needs no room. */
+static size_t
+store_enc_bound(void *state _U_, size_t len _U_)
+{
+	return (0);
+}
+
+static ssize_t
+store_enc_block(void *state _U_, const u_char *in, size_t len,
+    u_char *out _U_, size_t outsize _U_, int try_codec _U_, int *stored,
+    const u_char **res, char *errbuf _U_)
+{
+	*stored = 1;
+	*res = in;
+	return ((ssize_t)len);
+}
+
+static void *
+store_dec_create(char *errbuf)
+{
+	snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	    "a stored savefile is read as a plain savefile");
+	return (NULL);
+}
+
+const struct pcapint_sfc_codec pcapint_sfc_store = {
+	0,
+	0, 0, 0,
+	store_enc_create, store_enc_free, store_enc_bound, store_enc_block,
+	pcapint_sfc_no_header, pcapint_sfc_no_header,
+	store_dec_create, store_enc_free, NULL
+};

@@ -1,0 +1,76 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Compressed savefiles where there is no fopencookie(): a dumper cannot
+ * be both a FILE * and compress, and a reader cannot hand savefile.c a
+ * decompressing FILE *.  The calls exist all the same and fail with a
+ * clear message; compressed files are recognised and refused by name
+ * rather than as "unknown file format".  Built instead of
+ * sf-compress-dumper.c and sf-compress-reader.c.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "pcap-int.h"
+#include "sf-compress.h"
+
+pcap_dumper_t *
+pcap_dump_fopen_with_options(pcap_t *p, FILE *f _U_,
+    const pcap_dump_options_t *opts _U_)
+{
+	snprintf(p->errbuf, PCAP_ERRBUF_SIZE,
+	    "compressed savefiles are not supported on this platform");
+	return (NULL);
+}
+
+pcap_dumper_t *
+pcap_dump_open_with_options(pcap_t *p, const char *fname _U_,
+    const pcap_dump_options_t *opts _U_)
+{
+	snprintf(p->errbuf, PCAP_ERRBUF_SIZE,
+	    "compressed savefiles are not supported on this platform");
+	return (NULL);
+}
+
+int
+pcapint_dump_compress_flush(FILE *fp _U_)
+{
+	return (0);
+}
+
+int
+pcapint_dump_compress_record(FILE *fp _U_, const void *hdr _U_,
+    const u_char *data _U_, bpf_u_int32 caplen _U_)
+{
+	return (-1);
+}
+
+int
+pcap_dump_get_stats(pcap_dumper_t *d _U_, struct pcap_dump_stats *st _U_,
+    size_t stats_size _U_)
+{
+	return (PCAP_ERROR);
+}
+
+const char *
+pcap_dump_geterr(pcap_dumper_t *d _U_)
+{
+	return (NULL);
+}
+
+pcap_t *
+pcapint_compressed_check_header(const uint8_t *magic, FILE *fp _U_,
+    u_int precision _U_, char *errbuf, int *err)
+{
+	const struct pcapint_sfc_container *c;
+
+	*err = 0;
+	c = pcapint_sfc_container_by_magic(magic);
+	if (c == NULL)
+		return (NULL);
+	return (pcapint_sfc_cannot_read(c, errbuf, err));
+}
