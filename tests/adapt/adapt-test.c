@@ -59,16 +59,25 @@ check(int ok, const char *fmt, ...)
 	putchar('\n');
 }
 
-/* xorshift64*: the same numbers on every machine. */
-static uint64_t rng_state = 88172645463325252ULL;
+/*
+ * Knuth's MMIX linear congruential generator: the same numbers on every
+ * machine.  The low bits of an LCG are weak, so only the high half is
+ * used.
+ */
+static uint64_t rng_state = 1;
 
 static uint64_t
 rnd(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (rng_state * 2685821657736338717ULL);
+	uint64_t hi, lo;
+
+	rng_state = rng_state * 6364136223846793005ULL +
+	    1442695040888963407ULL;
+	hi = rng_state >> 32;
+	rng_state = rng_state * 6364136223846793005ULL +
+	    1442695040888963407ULL;
+	lo = rng_state >> 32;
+	return (hi << 32 | lo);
 }
 
 /* Uniform in [1 - n, 1 + n]. */
@@ -88,6 +97,24 @@ struct world {
 	int	incompressible;	/* the codec saves 0.5% at every rung */
 	uint64_t ring;		/* 0: no ring */
 };
+
+/*
+ * A world with the defaults of most scenarios: one thread at the
+ * ladder's measured speed, +-20% noise, the default 128 MiB ring.
+ */
+static void
+world_set(struct world *w, const struct pcapint_sfc_adapt_ladder *ladder,
+    double arrival, double disk, u_int threads)
+{
+	memset(w, 0, sizeof(*w));
+	w->ladder = ladder;
+	w->arrival = arrival;
+	w->disk = disk;
+	w->threads = threads;
+	w->cpu = 1;
+	w->noise = 0.2;
+	w->ring = RING_DEFAULT;
+}
 
 struct run {
 	struct pcapint_sfc_adapt a;
@@ -275,16 +302,14 @@ test_ladders(void)
 static void
 test_first_blocks(void)
 {
-	struct world w = { 0 };
+	struct world w;
 	struct run r;
 	u_int i, moved_at = 0;
 
 	/* Compression far too slow for the input: it must descend. */
-	w.ladder = zstd;
-	w.arrival = 2000;
-	w.disk = 4000;
-	w.threads = 1;
-	w.cpu = 1;
+	world_set(&w, zstd, 2000, 4000, 1);
+	w.noise = 0;
+	w.ring = 0;
 	run_init(&r, &w, 0);
 	check(r.fifo[0].rung == zstd->start && r.fifo[0].level == -1 &&
 	    r.fifo[0].how == PCAPINT_SFC_ADAPT_SKIP_DECIDES,
@@ -313,7 +338,7 @@ test_disk_bound(void)
 {
 	const struct pcapint_sfc_adapt_ladder *l[3];
 	static const char *name[3] = { "zstd", "lz4", "gzip" };
-	struct world w = { 0 };
+	struct world w;
 	struct run r;
 	u_int i, k;
 	double got, best;
@@ -326,13 +351,8 @@ test_disk_bound(void)
 		 * 60 MB/s into a 10 MB/s disk, two threads compressing:
 		 * every byte less on disk is captured faster.
 		 */
-		w.ladder = l[i];
-		w.arrival = 60;
-		w.disk = 10;
-		w.threads = 2;
+		world_set(&w, l[i], 60, 10, 2);
 		w.cpu = i == 0 ? 1 : 0.5;
-		w.noise = 0.2;
-		w.ring = RING_DEFAULT;
 		k = settle(&r, &w, 0, 3000);
 		got = true_load(&w, k);
 		best = best_load(&w);
@@ -346,18 +366,12 @@ test_disk_bound(void)
 static void
 test_cpu_bound(void)
 {
-	struct world w = { 0 };
+	struct world w;
 	struct run r;
 	u_int k;
 
 	/* 1.5 GB/s to a fast disk, one thread: storing is fastest. */
-	w.ladder = zstd;
-	w.arrival = 1500;
-	w.disk = 2000;
-	w.threads = 1;
-	w.cpu = 1;
-	w.noise = 0.2;
-	w.ring = RING_DEFAULT;
+	world_set(&w, zstd, 1500, 2000, 1);
 	k = settle(&r, &w, 0, 2000);
 	check(k == 0, "CPU bound, live: descends to store (rung %u)", k);
 
@@ -375,17 +389,11 @@ test_cpu_bound(void)
 static void
 test_helpers(void)
 {
-	struct world w = { 0 };
+	struct world w;
 	struct run r;
 	u_int one, two;
 
-	w.ladder = zstd;
-	w.arrival = 60;
-	w.disk = 10;
-	w.cpu = 1;
-	w.noise = 0.2;
-	w.ring = RING_DEFAULT;
-	w.threads = 1;
+	world_set(&w, zstd, 60, 10, 1);
 	one = settle(&r, &w, 0, 3000);
 	w.threads = 2;
 	two = settle(&r, &w, 0, 3000);
@@ -396,7 +404,7 @@ test_helpers(void)
 static void
 test_idle(void)
 {
-	struct world w = { 0 };
+	struct world w;
 	struct run r;
 	u_int k;
 
@@ -405,13 +413,7 @@ test_idle(void)
 	 * next rung takes at most a quarter of the CPU: zstd 2 takes
 	 * 0.24, zstd 4 would take 0.53.
 	 */
-	w.ladder = zstd;
-	w.arrival = 120;
-	w.disk = 2000;
-	w.threads = 1;
-	w.cpu = 1;
-	w.noise = 0.2;
-	w.ring = RING_DEFAULT;
+	world_set(&w, zstd, 120, 2000, 1);
 	k = settle(&r, &w, 0, 3000);
 	check(zstd->rungs[k].level == 2,
 	    "idle writer at 120 MB/s: climbs to zstd 2 and not to 4 "
@@ -437,19 +439,13 @@ test_idle(void)
 static void
 test_backlog(void)
 {
-	struct world w = { 0 };
+	struct world w;
 	struct run r;
 	u_int top, first = 0, kept_up = 0, i;
 	double peak = 0;
 
 	/* Light traffic: climbs; then the input jumps to 400 MB/s. */
-	w.ladder = zstd;
-	w.arrival = 20;
-	w.disk = 2000;
-	w.threads = 1;
-	w.cpu = 1;
-	w.noise = 0.2;
-	w.ring = RING_DEFAULT;
+	world_set(&w, zstd, 20, 2000, 1);
 	top = settle(&r, &w, 0, 3000);
 	w.arrival = 400;
 	for (i = 1; i <= 400; i++) {
@@ -502,18 +498,12 @@ test_backlog(void)
 static void
 test_incompressible(void)
 {
-	struct world w = { 0 };
+	struct world w;
 	struct run r;
 	uint64_t tried, probes, moves;
 	u_int i, left = 0;
 
-	w.ladder = zstd;
-	w.arrival = 100;
-	w.disk = 200;
-	w.threads = 1;
-	w.cpu = 1;
-	w.noise = 0.2;
-	w.ring = RING_DEFAULT;
+	world_set(&w, zstd, 100, 200, 1);
 	w.incompressible = 1;
 	settle(&r, &w, 0, 300);
 	check(r.a.rung == 0, "incompressible: descends to store within "
@@ -563,21 +553,13 @@ test_steady(void)
 	u_int i, rung;
 	uint64_t moves, away, probes;
 
-	memset(w, 0, sizeof(w));
-	for (i = 0; i < 6; i++) {
-		w[i].ladder = zstd;
-		w[i].threads = 1;
-		w[i].cpu = 1;
-		w[i].noise = 0.2;
-		w[i].ring = RING_DEFAULT;
-	}
-	w[0].arrival = 60, w[0].disk = 10, w[0].threads = 2;
-	w[1].arrival = 1500, w[1].disk = 2000;
-	w[2].arrival = 120, w[2].disk = 2000;
-	w[3].arrival = 20, w[3].disk = 2000;
-	w[4].arrival = 100, w[4].disk = 200, w[4].incompressible = 1;
-	w[5] = w[0];
-	w[5].ladder = lz4;
+	world_set(&w[0], zstd, 60, 10, 2);
+	world_set(&w[1], zstd, 1500, 2000, 1);
+	world_set(&w[2], zstd, 120, 2000, 1);
+	world_set(&w[3], zstd, 20, 2000, 1);
+	world_set(&w[4], zstd, 100, 200, 1);
+	w[4].incompressible = 1;
+	world_set(&w[5], lz4, 60, 10, 2);
 	w[5].cpu = 0.5;
 	for (i = 0; i < 6; i++) {
 		settle(&r, &w[i], 0, 2000);
