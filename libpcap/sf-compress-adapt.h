@@ -130,7 +130,6 @@ struct pcapint_sfc_adapt {
 	double	backlog;	/* backlog / ring size, last sample */
 	double	trend;		/* smoothed change of that per sample */
 	int	have_backlog;
-	int	ring;		/* the last sample had a ring */
 
 	int	votes;		/* > 0: samples in a row for up; < 0: down */
 	u_int	since_probe;	/* blocks stored on rung 0 since a probe */
