@@ -1,0 +1,569 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions
+ * are met:
+ *
+ *   1. Redistributions of source code must retain the above copyright
+ *      notice, this list of conditions and the following disclaimer.
+ *   2. Redistributions in binary form must reproduce the above copyright
+ *      notice, this list of conditions and the following disclaimer in the
+ *      documentation and/or other materials provided with the distribution.
+ *   3. Neither the name of the copyright holders nor the names of its
+ *      contributors may be used to endorse or promote products derived
+ *      from this software without specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS
+ * ``AS IS'' AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT
+ * LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR
+ * A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT
+ * OWNER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL,
+ * SPECIAL, EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT
+ * LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE,
+ * DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY
+ * THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
+ * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ *
+ * sf-compress-adapt.c - choosing a compressed savefile's level block by
+ * block.
+ *
+ * Why: no fixed level is right everywhere.  Into a disk that is the
+ * bottleneck, a level that writes fewer bytes captures more packets;
+ * when the CPU is the bottleneck, a faster level (or none) does.  Which
+ * of the two limits a capture changes with the traffic, the disk and the
+ * machine.  Shimizu et al. ("A New Method for High Speed Packet
+ * Capturing with Compression") give the condition: compressing at
+ * throughput Tc to a ratio r pays against a disk of throughput Td while
+ * Tc > Td / (1 - r), that is, while the time to compress a byte and
+ * write what is left of it is less than the time to write the byte.
+ *
+ * How: the writer measures, per block, the CPU time spent compressing
+ * it, the time spent in write(), the sizes and the ring's backlog, and
+ * this file turns them into the rung of a ladder of levels for the
+ * next blocks.  Every block is an independent container frame, so the
+ * level may change at any block and the file stays valid for every
+ * reader.  Nothing here reads a clock or does I/O: the measurements
+ * come in, a rung goes out, so it can be tested with made-up timings.
+ *
+ * The model.  Over a window of blocks at the current rung, per input
+ * byte: x ns of CPU compressing, r bytes written, y ns in write() per
+ * byte written and z ns of wall-clock time.  The disk is busy
+ *	u_disk = r y / z
+ * of the time, and the N threads that compress (the writer thread
+ * compresses too, and blocks in write()) are busy
+ *	u_threads = (x + r y) / (N z).
+ * The writer keeps up while the larger, its load, is below 1.  At
+ * another rung, x and r change and y and z stay; with one thread, a
+ * rung j has a lower load than rung k when x_j + r_j y < x_k + r_k y,
+ * which for j = store (x = 0, r = 1) is exactly Shimizu's condition.
+ *
+ * The rules, evaluated at every block:
+ *
+ *  1. Saturated (the load of the last few blocks is at least
+ *     PCAPINT_SFC_ADAPT_BUSY, or the ring's backlog is growing): one
+ *     rung towards the rung with the lowest predicted load, if that is
+ *     lower by PCAPINT_SFC_ADAPT_MARGIN.  Disk bound, that is up while
+ *     the CPU has room; compression bound, that is down.  Looking past
+ *     the next rung matters: zstd levels 1 and 2 write nearly the same,
+ *     and a writer that only compared neighbours would stop at level 1
+ *     when level 4 writes 11% less.  The margin is small, 4%, because
+ *     the loads compared come from the same window, so the noise of
+ *     the measurements mostly cancels out, while rungs differ by 3% to
+ *     10% in bytes written; with 10%, a writer 60 MB/s into a 10 MB/s
+ *     disk stops at zstd 2 and writes 9% more than at level 4.  A
+ *     backlog that grows is urgent: the ring is filling, so every move
+ *     is decided on the last 4 blocks, without waiting for agreement.
+ *
+ *  2. Keeping up: down if compressing takes more than
+ *     PCAPINT_SFC_ADAPT_CPU_HIGH of the compressing threads' time; up
+ *     only towards a rung predicted to take at most
+ *     PCAPINT_SFC_ADAPT_CPU_LOW of it, to leave the load below
+ *     PCAPINT_SFC_ADAPT_SAFE and to write PCAPINT_SFC_ADAPT_SIZE_GAIN
+ *     fewer bytes.  A disk that keeps up gains nothing in capture from
+ *     a higher level, only a smaller file, and the CPU it costs may be
+ *     the one the capture thread needs: the compression helpers run on
+ *     the capture thread's CPUs.  A quarter of a CPU per compressing
+ *     thread is a bound chosen with the numbers of the ladder below: at
+ *     1 Gb/s of HTTP (about 120 MB/s), zstd --fast=5 takes 0.12 of a
+ *     CPU, level 1 0.20, level 2 0.24, level 4 0.53; the writer settles
+ *     on level 2, which writes 21% fewer bytes than --fast=5 for 0.12 of
+ *     a CPU more, and not on level 4, which would write 8% fewer still
+ *     for twice the CPU.  At 20 MB/s it climbs to level 4, and not to
+ *     6, which writes under 2% less.  Twice the bound to come down
+ *     again leaves room for the noise and for a rung that costs more
+ *     than predicted.
+ *
+ *  In both cases, a codec that saves less than 1/32 of what it is run
+ *  on (as the skip judges a block) takes the writer down: rung 0 writes
+ *  as much for less CPU.
+ *
+ *  3. Hysteresis: a move needs PCAPINT_SFC_ADAPT_HOLD_UP (up) or
+ *     PCAPINT_SFC_ADAPT_HOLD_DOWN (down) blocks in a row that want it,
+ *     one when the backlog grows; the first PCAPINT_SFC_ADAPT_WARMUP
+ *     blocks compressed at a new rung only measure (blocks chosen before
+ *     the move are still being written, and they are not counted); the
+ *     thresholds for going up and down are apart (CPU_LOW and CPU_HIGH,
+ *     SAFE and BUSY, MARGIN); and what a rung did when last tried is
+ *     remembered for PCAPINT_SFC_ADAPT_STALE blocks, so that a rung that
+ *     turned out worse than predicted is not tried again at once.
+ *
+ * The incompressible-block skip of the dumper and this controller
+ * compose as two layers: the controller picks the rung for a block; on
+ * rung 0 the block is stored; on any other rung the skip decides as it
+ * does at a fixed level whether the codec is run on the block.  The
+ * measurements say which blocks the codec was run on (tried_in), so
+ * the cost per byte and the gain are those of the codec, not diluted by
+ * stored blocks.  When the codec saves nothing, the skip makes that
+ * cheap within a few blocks and the controller then descends to rung 0,
+ * where it runs the codec on one block in PCAPINT_SFC_ADAPT_PROBE_EVERY
+ * (a probe, which the skip must not veto) to see when the traffic
+ * compresses again.  Blocks stored because the controller chose rung 0
+ * tell nothing about the traffic: the skip must not count them.
+ */
+
+#include <config.h>
+
+#include "ftmacros.h"	/* u_int with -std=c99 */
+
+#include <stddef.h>
+#include <string.h>
+
+#include "sf-compress-adapt.h"
+
+/* The load above which the writer is saturated. */
+#define	PCAPINT_SFC_ADAPT_BUSY		0.85
+/* The load a move made while keeping up may lead to, at most. */
+#define	PCAPINT_SFC_ADAPT_SAFE		0.70
+/* How much lower a saturated writer's load must be predicted to move. */
+#define	PCAPINT_SFC_ADAPT_MARGIN	0.04
+/* Share of the compressing threads' time: climb below, descend above. */
+#define	PCAPINT_SFC_ADAPT_CPU_LOW	0.25
+#define	PCAPINT_SFC_ADAPT_CPU_HIGH	0.50
+/* Fewer bytes a climb made while keeping up must write. */
+#define	PCAPINT_SFC_ADAPT_SIZE_GAIN	0.03
+/* A codec that saves less than this does not compress the traffic. */
+#define	PCAPINT_SFC_ADAPT_MIN_GAIN	(1.0 / 32)
+
+/*
+ * Blocks measured at a new rung before it is judged: the dumper has up
+ * to 4 blocks in flight (being filled, compressed by two threads,
+ * waiting for write()), and 4 more give a first average.  When the
+ * backlog grows, 4 are enough.
+ */
+#define	PCAPINT_SFC_ADAPT_WARMUP	8
+#define	PCAPINT_SFC_ADAPT_WARMUP_URGENT	4
+/* Blocks in a row that must want a move. */
+#define	PCAPINT_SFC_ADAPT_HOLD_UP	16
+#define	PCAPINT_SFC_ADAPT_HOLD_DOWN	4
+
+/*
+ * The measurements are smoothed with exponential weights: 1/16 per
+ * block for the decisions, which takes per-block noise of +-20% down to
+ * about +-3% (the standard deviation shrinks by the square root of
+ * w / (2 - w)); 1/4 when the backlog grows, to follow what happens now.
+ * A rung's remembered cost and gain use 1/8.
+ */
+#define	PCAPINT_SFC_ADAPT_SLOW		(1.0 / 16)
+#define	PCAPINT_SFC_ADAPT_FAST		(1.0 / 4)
+#define	PCAPINT_SFC_ADAPT_SEEN		(1.0 / 8)
+
+/*
+ * The backlog grows when it is above 1/16 of the ring and went up on
+ * average over the last few blocks; above half of the ring, it is
+ * urgent whatever its trend.  With the default 128 MiB ring, 1/16 is 32
+ * blocks of 256 KiB, far more than a writer that keeps up ever leaves.
+ */
+#define	PCAPINT_SFC_ADAPT_BACKLOG_LOW	(1.0 / 16)
+#define	PCAPINT_SFC_ADAPT_BACKLOG_HIGH	(1.0 / 2)
+#define	PCAPINT_SFC_ADAPT_TREND		(1.0 / 4)
+
+/* How long what a rung did is trusted: 4096 blocks, 1 GiB of input. */
+#define	PCAPINT_SFC_ADAPT_STALE		4096
+
+/* On rung 0, the codec is run on one block in this many. */
+#define	PCAPINT_SFC_ADAPT_PROBE_EVERY	64
+
+/*
+ * The ladders.  Cost and gain measured on 256 KiB blocks of 22.8 MB of
+ * sluice-gen --type http frames, the encoders set up as the dumper sets
+ * them up (zstd with its checksum and, below level 0, a 4096-entry hash
+ * table and 7-byte matches; LZ4 frames with a checksum; raw deflate),
+ * input bytes per second of thread CPU time, median of 5, on a shared
+ * machine.  Costs are ns per input byte (1000 / MB/s).  Rung 0's cost
+ * is a memcpy().
+ *
+ * zstd levels 3 and 5 are left out: level 3 costs more than level 2
+ * and wrote the same 0.188 of the input (0.142 against 0.144 on a mix
+ * of tcpdump's test captures), level 5 lies between 4 and 6.  Level 6
+ * saves 0.3% of the input over level 4 for 36% more CPU: it is the top,
+ * where only light traffic goes.  lz4's levels from 3 on are its HC
+ * compressor, four times slower than level 1; gzip levels 2 and 3 are
+ * within a few per cent of level 1.
+ */
+static const struct pcapint_sfc_adapt_rung zstd_rungs[] = {
+	{ 0, 0.06, 0.0 },
+	{ -5, 0.98, 0.762 },	/* 1020 MB/s, 0.238 */
+	{ -1, 1.22, 0.786 },	/*  823 MB/s, 0.214 */
+	{ 1, 1.66, 0.806 },	/*  602 MB/s, 0.194 */
+	{ 2, 1.99, 0.812 },	/*  502 MB/s, 0.188 */
+	{ 4, 4.42, 0.827 },	/*  226 MB/s, 0.173 */
+	{ 6, 6.02, 0.830 },	/*  166 MB/s, 0.170 */
+};
+
+static const struct pcapint_sfc_adapt_rung lz4_rungs[] = {
+	{ 0, 0.06, 0.0 },
+	{ 1, 1.20, 0.736 },	/*  831 MB/s, 0.264 */
+	{ 3, 4.83, 0.795 },	/*  207 MB/s, 0.205 */
+	{ 6, 9.09, 0.803 },	/*  110 MB/s, 0.197 */
+};
+
+static const struct pcapint_sfc_adapt_rung gzip_rungs[] = {
+	{ 0, 0.06, 0.0 },
+	{ 1, 4.76, 0.787 },	/*  210 MB/s, 0.213 */
+	{ 4, 7.63, 0.804 },	/*  131 MB/s, 0.196 */
+	{ 6, 14.7, 0.823 },	/*   68 MB/s, 0.177 */
+};
+
+#define	NRUNGS(a)	((u_int)(sizeof(a) / sizeof((a)[0])))
+
+/*
+ * zstd begins at level -1, in the middle of its range: until a few
+ * blocks are measured, neither the disk nor the CPU is known to be the
+ * limit.  lz4 and gzip begin at level 1, their only fast level.
+ */
+static const struct pcapint_sfc_adapt_ladder ladders[] = {
+	{ "zstd", NRUNGS(zstd_rungs), 2, zstd_rungs },
+	{ "lz4", NRUNGS(lz4_rungs), 1, lz4_rungs },
+	{ "gzip", NRUNGS(gzip_rungs), 1, gzip_rungs },
+};
+
+const struct pcapint_sfc_adapt_ladder *
+pcapint_sfc_adapt_ladder(const char *codec)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ladders) / sizeof(ladders[0]); i++) {
+		if (strcmp(ladders[i].codec, codec) == 0)
+			return (&ladders[i]);
+	}
+	return (NULL);
+}
+
+/* What the writer would do at a rung, predicted from a window. */
+struct adapt_load {
+	double	cpu;		/* share of the compressing threads' time */
+	double	load;		/* the busier of the disk and the threads */
+	double	ratio;		/* bytes written per input byte */
+	double	gain;		/* of the codec on the bytes it is run on */
+};
+
+void
+pcapint_sfc_adapt_init(struct pcapint_sfc_adapt *a,
+    const struct pcapint_sfc_adapt_ladder *ladder, u_int floor)
+{
+	memset(a, 0, sizeof(*a));
+	a->ladder = ladder;
+	a->floor = floor < ladder->nrungs ? floor : ladder->nrungs - 1;
+	a->rung = ladder->start < ladder->nrungs ? ladder->start :
+	    ladder->nrungs - 1;
+	if (a->rung < a->floor)
+		a->rung = a->floor;
+	a->threads = 1;
+}
+
+/*
+ * The cost per byte and the gain of the codec at rung j, seen from the
+ * window w of rung k: what rung j did if that is recent; otherwise what
+ * the current rung does (or, on rung 0, what rung 1 last did), scaled
+ * by the ladder's measured costs and gains.
+ */
+static void
+adapt_estimate(const struct pcapint_sfc_adapt *a,
+    const struct pcapint_sfc_adapt_window *w, u_int k, u_int j,
+    double *cost, double *gain)
+{
+	const struct pcapint_sfc_adapt_rung *rungs = a->ladder->rungs;
+	const struct pcapint_sfc_adapt_seen *s = &a->seen[j];
+	double c, g;
+	u_int ref;
+
+	if (s->when != 0 && a->fed - s->when < PCAPINT_SFC_ADAPT_STALE) {
+		*cost = s->cost;
+		*gain = s->gain;
+		return;
+	}
+	if (k > 0 && w->tried_in > 0) {
+		ref = k;
+		c = w->cpu / w->tried_in;
+		g = 1.0 - w->tried_out / w->tried_in;
+	} else if (k > 0 && a->seen[k].when != 0) {
+		ref = k;
+		c = a->seen[k].cost;
+		g = a->seen[k].gain;
+	} else if (a->seen[1].when != 0) {
+		ref = 1;
+		c = a->seen[1].cost;
+		g = a->seen[1].gain;
+	} else {
+		*cost = rungs[j].cost;
+		*gain = rungs[j].gain;
+		return;
+	}
+	*cost = c * rungs[j].cost / rungs[ref].cost;
+	/*
+	 * Scale what the codec saves, not what it leaves: a codec that
+	 * saves 1% of random payload at one level does not save 20% at
+	 * the next.
+	 */
+	if (g > 0)
+		g = g * rungs[j].gain / rungs[ref].gain;
+	*gain = g < 0.999 ? g : 0.999;
+}
+
+/*
+ * Predict the load at rung j from the window w of the current rung k;
+ * 0 if the window says nothing yet.
+ */
+static int
+adapt_predict(const struct pcapint_sfc_adapt *a,
+    const struct pcapint_sfc_adapt_window *w, u_int j,
+    struct adapt_load *p)
+{
+	const struct pcapint_sfc_adapt_rung *rungs = a->ladder->rungs;
+	u_int k = a->rung;
+	double n = a->threads, tried, x, r, y, z, disk, threads;
+	double cost, gain;
+
+	if (w->in <= 0 || w->wall <= 0)
+		return (0);
+	y = w->out > 0 ? w->write / w->out : 0;
+	z = w->wall / w->in;
+	if (j == k) {
+		x = w->cpu / w->in;
+		r = w->out / w->in;
+		/*
+		 * While the skip stores most blocks, the window may hold
+		 * none the codec was run on; what the last ones did is
+		 * then the best guess.
+		 */
+		if (w->tried_in > 0)
+			gain = 1.0 - w->tried_out / w->tried_in;
+		else if (k > 0 && a->seen[k].when != 0)
+			gain = a->seen[k].gain;
+		else
+			gain = rungs[k].gain;
+	} else if (j == PCAPINT_SFC_ADAPT_STORE) {
+		x = rungs[0].cost;
+		r = 1;
+		gain = 0;
+	} else {
+		adapt_estimate(a, w, k, j, &cost, &gain);
+		/*
+		 * The skip runs the codec on the same share of the
+		 * blocks as now; from rung 0, on all of them.
+		 */
+		tried = k > 0 && w->tried_in > 0 ? w->tried_in / w->in : 1;
+		x = tried * cost + (1 - tried) * rungs[0].cost;
+		r = 1 - tried * gain;
+	}
+	disk = r * y / z;
+	threads = (x + r * y) / (n * z);
+	p->cpu = x / (n * z);
+	p->load = disk > threads ? disk : threads;
+	p->ratio = r;
+	p->gain = gain;
+	return (1);
+}
+
+static void
+adapt_move(struct pcapint_sfc_adapt *a, u_int rung)
+{
+	a->rung = rung;
+	a->samples = 0;
+	memset(&a->slow, 0, sizeof(a->slow));
+	memset(&a->fast, 0, sizeof(a->fast));
+	a->votes = 0;
+	a->since_probe = 0;
+	a->moves++;
+}
+
+/* Which way rules 1 and 2 want to go: -1, 0 or 1. */
+static int
+adapt_want(const struct pcapint_sfc_adapt *a,
+    const struct pcapint_sfc_adapt_window *w, int urgent)
+{
+	u_int k = a->rung, n = a->ladder->nrungs, j, target;
+	struct adapt_load at[PCAPINT_SFC_ADAPT_MAX_RUNGS];
+	const struct adapt_load *cur = &at[k];
+
+	memset(at, 0, sizeof(at));
+	for (j = 0; j < n; j++) {
+		if (!adapt_predict(a, w, j, &at[j]))
+			return (0);
+	}
+
+	/* Below the floor only because nothing compressed. */
+	if (k < a->floor)
+		return (at[k + 1].gain >= PCAPINT_SFC_ADAPT_MIN_GAIN);
+
+	/* Nothing to gain from the codec: rung 0 does as well for less. */
+	if (k > 0 && cur->gain < PCAPINT_SFC_ADAPT_MIN_GAIN)
+		return (-1);
+
+	/*
+	 * Saturated: one rung towards the rung with the lowest load, if
+	 * that is lower enough.  Looking further than the next rung
+	 * matters: zstd levels 1 and 2 write nearly the same, and a
+	 * writer stuck at level 1 for that would never reach level 4.
+	 */
+	if (urgent || a->busy >= PCAPINT_SFC_ADAPT_BUSY) {
+		target = k;
+		for (j = a->floor; j < n; j++) {
+			if (at[j].load < at[target].load)
+				target = j;
+		}
+		if (at[target].load >= cur->load *
+		    (1 - PCAPINT_SFC_ADAPT_MARGIN))
+			return (0);
+		return (target > k ? 1 : -1);
+	}
+
+	/* Keeping up. */
+	if (k > a->floor && cur->cpu > PCAPINT_SFC_ADAPT_CPU_HIGH &&
+	    at[k - 1].load < PCAPINT_SFC_ADAPT_SAFE)
+		return (-1);
+	for (j = n - 1; j > k; j--) {
+		if (at[j].cpu <= PCAPINT_SFC_ADAPT_CPU_LOW &&
+		    at[j].load < PCAPINT_SFC_ADAPT_SAFE &&
+		    at[j].gain >= PCAPINT_SFC_ADAPT_MIN_GAIN &&
+		    at[j].ratio <= cur->ratio * (1 - PCAPINT_SFC_ADAPT_SIZE_GAIN))
+			return (1);
+	}
+	return (0);
+}
+
+static void
+adapt_add(struct pcapint_sfc_adapt_window *w, double weight,
+    const struct pcapint_sfc_adapt_sample *s)
+{
+	double keep = 1 - weight;
+
+	w->in = w->in * keep + (double)s->bytes_in * weight;
+	w->out = w->out * keep + (double)s->bytes_out * weight;
+	w->tried_in = w->tried_in * keep + (double)s->tried_in * weight;
+	w->tried_out = w->tried_out * keep + (double)s->tried_out * weight;
+	w->cpu = w->cpu * keep + (double)s->cpu_ns * weight;
+	w->write = w->write * keep + (double)s->write_ns * weight;
+	w->wall = w->wall * keep + (double)s->wall_ns * weight;
+}
+
+void
+pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
+    const struct pcapint_sfc_adapt_sample *s)
+{
+	struct pcapint_sfc_adapt_seen *seen;
+	double b, c, d, g, t, weight;
+	int urgent, want;
+
+	if (s->bytes_in == 0)
+		return;
+	a->fed++;
+	a->threads = s->threads > 0 ? s->threads : 1;
+
+	if (s->ring_size > 0) {
+		b = (double)s->backlog / (double)s->ring_size;
+		if (b > 1)
+			b = 1;
+		if (a->have_backlog)
+			a->trend += (b - a->backlog - a->trend) *
+			    PCAPINT_SFC_ADAPT_TREND;
+		a->backlog = b;
+		a->have_backlog = 1;
+	} else {
+		a->backlog = 0;
+		a->trend = 0;
+		a->have_backlog = 0;
+	}
+
+	if (s->rung >= a->ladder->nrungs)
+		return;
+	if (s->rung > 0 && s->tried_in > 0 && s->tried_out <= 2 * s->tried_in) {
+		seen = &a->seen[s->rung];
+		c = (double)s->cpu_ns / (double)s->tried_in;
+		g = 1.0 - (double)s->tried_out / (double)s->tried_in;
+		if (seen->when == 0) {
+			seen->cost = c;
+			seen->gain = g;
+		} else {
+			seen->cost += (c - seen->cost) * PCAPINT_SFC_ADAPT_SEEN;
+			seen->gain += (g - seen->gain) * PCAPINT_SFC_ADAPT_SEEN;
+		}
+		seen->when = a->fed;
+	}
+	if (s->rung != a->rung)
+		return;
+
+	/*
+	 * How busy the writer was for this block, smoothed over the last
+	 * few: the windows add up times, so after a quiet spell their
+	 * long waits would hide a writer that has just become saturated
+	 * for dozens of blocks.
+	 */
+	if (s->wall_ns > 0) {
+		d = (double)s->write_ns / (double)s->wall_ns;
+		t = ((double)s->cpu_ns + (double)s->write_ns) /
+		    ((double)a->threads * (double)s->wall_ns);
+		if (t > d)
+			d = t;
+		a->busy += ((d < 2 ? d : 2) - a->busy) *
+		    PCAPINT_SFC_ADAPT_FAST;
+	}
+
+	/* A plain average until there are enough for the weights. */
+	a->samples++;
+	weight = 1.0 / a->samples;
+	adapt_add(&a->slow, weight > PCAPINT_SFC_ADAPT_SLOW ? weight :
+	    PCAPINT_SFC_ADAPT_SLOW, s);
+	adapt_add(&a->fast, weight > PCAPINT_SFC_ADAPT_FAST ? weight :
+	    PCAPINT_SFC_ADAPT_FAST, s);
+
+	urgent = a->have_backlog &&
+	    (a->backlog >= PCAPINT_SFC_ADAPT_BACKLOG_HIGH ||
+	    (a->backlog >= PCAPINT_SFC_ADAPT_BACKLOG_LOW && a->trend > 0));
+	if (a->samples < (urgent ? PCAPINT_SFC_ADAPT_WARMUP_URGENT :
+	    PCAPINT_SFC_ADAPT_WARMUP))
+		return;
+	want = adapt_want(a, urgent ? &a->fast : &a->slow, urgent);
+	if (want > 0) {
+		a->votes = a->votes > 0 ? a->votes + 1 : 1;
+		if (urgent || a->votes >= PCAPINT_SFC_ADAPT_HOLD_UP)
+			adapt_move(a, a->rung + 1);
+	} else if (want < 0) {
+		a->votes = a->votes < 0 ? a->votes - 1 : -1;
+		if (urgent || -a->votes >= PCAPINT_SFC_ADAPT_HOLD_DOWN)
+			adapt_move(a, a->rung - 1);
+	} else
+		a->votes = 0;
+}
+
+void
+pcapint_sfc_adapt_choose(struct pcapint_sfc_adapt *a,
+    struct pcapint_sfc_adapt_choice *c)
+{
+	const struct pcapint_sfc_adapt_ladder *l = a->ladder;
+
+	if (a->rung == PCAPINT_SFC_ADAPT_STORE && l->nrungs > 1 &&
+	    ++a->since_probe >= PCAPINT_SFC_ADAPT_PROBE_EVERY) {
+		a->since_probe = 0;
+		c->rung = 1;
+		c->level = l->rungs[1].level;
+		c->how = PCAPINT_SFC_ADAPT_PROBE;
+		return;
+	}
+	c->rung = a->rung;
+	c->level = l->rungs[a->rung].level;
+	c->how = a->rung == PCAPINT_SFC_ADAPT_STORE ?
+	    PCAPINT_SFC_ADAPT_STORE_IT : PCAPINT_SFC_ADAPT_SKIP_DECIDES;
+}

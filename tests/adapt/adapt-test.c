@@ -1,0 +1,654 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Unit test of the compression level controller (libpcap/
+ * sf-compress-adapt.c) with synthetic timings.
+ *
+ * A small model of a compressing writer stands in for the real one: a
+ * ring filled at a given rate, one or more threads that compress each
+ * 256 KiB block at the ladder's measured cost per byte (times a factor
+ * for a slower or faster CPU), a disk that takes a given number of MB/s,
+ * and per-block noise on the CPU and write() times.  Blocks are chosen
+ * four blocks before their measurements come back, as with the dumper's
+ * block slots, and the incompressible-block skip is modelled as the
+ * dumper does it (after 4 blocks that did not compress, the codec is run
+ * on one block in 16).  Every scenario runs a bounded number of blocks.
+ *
+ * usage: adapt-test
+ * Prints TAP-like lines; exits non-zero on failure.
+ */
+
+#include <config.h>
+
+#include "ftmacros.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sf-compress-adapt.h"
+
+#define	BLOCK		(256 * 1024)
+#define	LAG		4		/* blocks chosen before measured */
+#define	MIB		(1024.0 * 1024)
+#define	RING_DEFAULT	(128 * 1024 * 1024)
+
+static int checks, failures;
+
+static void
+check(int ok, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#include <stdarg.h>
+
+static void
+check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	checks++;
+	if (!ok)
+		failures++;
+	printf("%s %d - ", ok ? "ok" : "not ok", checks);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/*
+ * Knuth's MMIX linear congruential generator: the same numbers on every
+ * machine.  The low bits of an LCG are weak, so only the high half is
+ * used.
+ */
+static uint64_t rng_state = 1;
+
+static uint64_t
+rnd(void)
+{
+	uint64_t hi, lo;
+
+	rng_state = rng_state * 6364136223846793005ULL +
+	    1442695040888963407ULL;
+	hi = rng_state >> 32;
+	rng_state = rng_state * 6364136223846793005ULL +
+	    1442695040888963407ULL;
+	lo = rng_state >> 32;
+	return (hi << 32 | lo);
+}
+
+/* Uniform in [1 - n, 1 + n]. */
+static double
+jitter(double n)
+{
+	return (1 - n + 2 * n * (double)(rnd() >> 11) / 9007199254740992.0);
+}
+
+struct world {
+	const struct pcapint_sfc_adapt_ladder *ladder;
+	double	arrival;	/* MB/s offered; 0: as fast as the writer goes */
+	double	disk;		/* MB/s write() takes */
+	u_int	threads;
+	double	cpu;		/* the ladder's costs times this */
+	double	noise;		/* +- share on CPU and write() times */
+	int	incompressible;	/* the codec saves 0.5% at every rung */
+	uint64_t ring;		/* 0: no ring */
+};
+
+/*
+ * A world with the defaults of most scenarios: one thread at the
+ * ladder's measured speed, +-20% noise, the default 128 MiB ring.
+ */
+static void
+world_set(struct world *w, const struct pcapint_sfc_adapt_ladder *ladder,
+    double arrival, double disk, u_int threads)
+{
+	memset(w, 0, sizeof(*w));
+	w->ladder = ladder;
+	w->arrival = arrival;
+	w->disk = disk;
+	w->threads = threads;
+	w->cpu = 1;
+	w->noise = 0.2;
+	w->ring = RING_DEFAULT;
+}
+
+struct run {
+	struct pcapint_sfc_adapt a;
+	struct pcapint_sfc_adapt_choice fifo[LAG];
+	u_int	head;
+	double	backlog;	/* bytes in the ring */
+	double	dropped;	/* bytes that did not fit */
+	uint64_t blocks;
+	uint64_t tried;		/* blocks the codec was run on */
+	uint64_t probes;
+	uint64_t last_move;	/* block of the last rung change */
+	int	stored_run;	/* the skip's state */
+	u_int	skip_count;
+};
+
+static void
+run_init(struct run *r, const struct world *w, u_int floor)
+{
+	u_int i;
+
+	memset(r, 0, sizeof(*r));
+	pcapint_sfc_adapt_init(&r->a, w->ladder, floor);
+	for (i = 0; i < LAG; i++)
+		pcapint_sfc_adapt_choose(&r->a, &r->fifo[i]);
+}
+
+/* The dumper's skip, without its lag: whether to run the codec. */
+static int
+skip_try(struct run *r)
+{
+	if (r->stored_run >= 4)
+		return ((++r->skip_count % 16) == 0);
+	return (1);
+}
+
+/* Write one block in world w; returns its rung. */
+static u_int
+run_block(struct run *r, const struct world *w)
+{
+	const struct pcapint_sfc_adapt_rung *rung;
+	struct pcapint_sfc_adapt_choice c = r->fifo[r->head];
+	struct pcapint_sfc_adapt_sample s;
+	double in = BLOCK, out, cpu = 0, wr, svc, wall, wait, gain, rate;
+	int try;
+	uint64_t moves = r->a.moves;
+
+	rung = &w->ladder->rungs[c.rung];
+	try = c.how == PCAPINT_SFC_ADAPT_PROBE ||
+	    (c.how == PCAPINT_SFC_ADAPT_SKIP_DECIDES && skip_try(r));
+	out = in;
+	memset(&s, 0, sizeof(s));
+	if (try) {
+		gain = w->incompressible ? 0.005 : rung->gain;
+		out = in * (1 - gain);
+		cpu = in * rung->cost * w->cpu * jitter(w->noise);
+		s.tried_in = BLOCK;
+		s.tried_out = (uint64_t)out;
+		r->tried++;
+		if (c.how == PCAPINT_SFC_ADAPT_PROBE)
+			r->probes++;
+		if (gain < 1.0 / 32)
+			r->stored_run++;
+		else {
+			r->stored_run = 0;
+			r->skip_count = 0;
+		}
+	}
+	wr = out * (1000 / w->disk) * jitter(w->noise);
+	if (w->threads <= 1)
+		svc = cpu + wr;
+	else {
+		svc = (cpu + wr) / w->threads;
+		if (svc < wr)
+			svc = wr;
+	}
+	if (w->arrival > 0) {
+		rate = w->arrival / 1000;	/* bytes per ns */
+		wait = r->backlog < in ? (in - r->backlog) / rate : 0;
+		wall = wait + svc;
+		r->backlog += rate * wall - in;
+		if (r->backlog < 0)
+			r->backlog = 0;
+		if (w->ring != 0 && r->backlog > (double)w->ring) {
+			r->dropped += r->backlog - (double)w->ring;
+			r->backlog = (double)w->ring;
+		}
+	} else {
+		/* Reading a savefile: the ring is always full. */
+		wall = svc;
+		r->backlog = (double)w->ring;
+	}
+	s.rung = c.rung;
+	s.bytes_in = BLOCK;
+	s.bytes_out = (uint64_t)out;
+	s.cpu_ns = (uint64_t)cpu;
+	s.write_ns = (uint64_t)wr;
+	s.wall_ns = (uint64_t)wall;
+	s.backlog = w->ring != 0 ? (uint64_t)r->backlog : 0;
+	s.ring_size = w->ring;
+	s.threads = w->threads;
+	pcapint_sfc_adapt_feed(&r->a, &s);
+	pcapint_sfc_adapt_choose(&r->a, &r->fifo[r->head]);
+	r->head = (r->head + 1) % LAG;
+	r->blocks++;
+	if (r->a.moves != moves)
+		r->last_move = r->blocks;
+	return (c.rung);
+}
+
+static void
+run_blocks(struct run *r, const struct world *w, uint64_t n)
+{
+	while (n-- > 0)
+		run_block(r, w);
+}
+
+/*
+ * The rung a writer in world w should be on, by the model: the lowest
+ * load of disk and threads, within 4% (the controller's margin).
+ */
+static double
+true_load(const struct world *w, u_int j)
+{
+	const struct pcapint_sfc_adapt_rung *rung = &w->ladder->rungs[j];
+	double rate = w->arrival / 1000, r, x, y, disk, thr;
+
+	r = j == 0 ? 1 : 1 - rung->gain;
+	x = j == 0 ? 0 : rung->cost * w->cpu;
+	y = 1000 / w->disk;
+	disk = rate * r * y;
+	thr = rate * (x + r * y) / (w->threads ? w->threads : 1);
+	return (disk > thr ? disk : thr);
+}
+
+static double
+best_load(const struct world *w)
+{
+	u_int j;
+	double b = true_load(w, 0), l;
+
+	for (j = 1; j < w->ladder->nrungs; j++) {
+		l = true_load(w, j);
+		if (l < b)
+			b = l;
+	}
+	return (b);
+}
+
+static const struct pcapint_sfc_adapt_ladder *zstd, *lz4, *gzip;
+
+static void
+test_ladders(void)
+{
+	const struct pcapint_sfc_adapt_ladder *l[3];
+	static const int lo[3] = { -100, 1, 1 }, hi[3] = { 19, 12, 9 };
+	u_int i, j;
+	int ok;
+
+	l[0] = zstd;
+	l[1] = lz4;
+	l[2] = gzip;
+	for (i = 0; i < 3; i++) {
+		ok = l[i] != NULL && l[i]->nrungs >= 2 &&
+		    l[i]->nrungs <= PCAPINT_SFC_ADAPT_MAX_RUNGS &&
+		    l[i]->start > 0 && l[i]->start < l[i]->nrungs &&
+		    l[i]->rungs[0].gain == 0;
+		for (j = 1; ok && j < l[i]->nrungs; j++) {
+			ok = l[i]->rungs[j].cost > l[i]->rungs[j - 1].cost &&
+			    l[i]->rungs[j].gain > l[i]->rungs[j - 1].gain &&
+			    l[i]->rungs[j].gain < 1 &&
+			    l[i]->rungs[j].level >= lo[i] &&
+			    l[i]->rungs[j].level <= hi[i] &&
+			    (j == 1 || l[i]->rungs[j].level >
+			    l[i]->rungs[j - 1].level);
+		}
+		check(ok, "ladder %u: rung 0 stores, costs, gains and levels "
+		    "rise, levels are the codec's", i);
+	}
+	check(pcapint_sfc_adapt_ladder("lzo") == NULL &&
+	    pcapint_sfc_adapt_ladder("none") == NULL &&
+	    pcapint_sfc_adapt_ladder("") == NULL,
+	    "no ladder for lzo, none or an empty name");
+}
+
+static void
+test_first_blocks(void)
+{
+	struct world w;
+	struct run r;
+	u_int i, moved_at = 0;
+
+	/* Compression far too slow for the input: it must descend. */
+	world_set(&w, zstd, 2000, 4000, 1);
+	w.noise = 0;
+	w.ring = 0;
+	run_init(&r, &w, 0);
+	check(r.fifo[0].rung == zstd->start && r.fifo[0].level == -1 &&
+	    r.fifo[0].how == PCAPINT_SFC_ADAPT_SKIP_DECIDES,
+	    "first blocks: zstd begins at level -1, the skip deciding");
+	for (i = 1; i <= 40 && moved_at == 0; i++) {
+		run_block(&r, &w);
+		if (r.a.moves != 0)
+			moved_at = i;
+	}
+	check(moved_at >= 8 && moved_at <= 20,
+	    "first blocks: no move before 8 measured blocks, a move by "
+	    "the 20th (moved after %u)", moved_at);
+}
+
+/* Run world w to convergence and report the rung it settled on. */
+static u_int
+settle(struct run *r, const struct world *w, u_int floor, uint64_t n)
+{
+	run_init(r, w, floor);
+	run_blocks(r, w, n);
+	return (r->a.rung);
+}
+
+static void
+test_disk_bound(void)
+{
+	const struct pcapint_sfc_adapt_ladder *l[3];
+	static const char *name[3] = { "zstd", "lz4", "gzip" };
+	struct world w;
+	struct run r;
+	u_int i, k;
+	double got, best;
+
+	l[0] = zstd;
+	l[1] = lz4;
+	l[2] = gzip;
+	for (i = 0; i < 3; i++) {
+		/*
+		 * 60 MB/s into a 10 MB/s disk, two threads compressing:
+		 * every byte less on disk is captured faster.
+		 */
+		world_set(&w, l[i], 60, 10, 2);
+		w.cpu = i == 0 ? 1 : 0.5;
+		k = settle(&r, &w, 0, 3000);
+		got = true_load(&w, k);
+		best = best_load(&w);
+		check(k > l[i]->start && got <= best * 1.05,
+		    "disk bound, %s: climbs from rung %u to %u (level %d), "
+		    "load %.3f, best %.3f", name[i], l[i]->start, k,
+		    l[i]->rungs[k].level, got, best);
+	}
+}
+
+static void
+test_cpu_bound(void)
+{
+	struct world w;
+	struct run r;
+	u_int k;
+
+	/* 1.5 GB/s to a fast disk, one thread: storing is fastest. */
+	world_set(&w, zstd, 1500, 2000, 1);
+	k = settle(&r, &w, 0, 2000);
+	check(k == 0, "CPU bound, live: descends to store (rung %u)", k);
+
+	/* Copying a savefile: no packet to lose, so never below rung 1. */
+	w.arrival = 0;
+	w.threads = 2;
+	k = settle(&r, &w, 1, 2000);
+	check(k == 1 && r.tried > 1900,
+	    "CPU bound, copying a savefile: descends to the fastest codec "
+	    "and no further (rung %u, level %d, %llu of 2000 blocks "
+	    "compressed)", k, zstd->rungs[k].level,
+	    (unsigned long long)r.tried);
+}
+
+static void
+test_helpers(void)
+{
+	struct world w;
+	struct run r;
+	u_int one, two;
+
+	world_set(&w, zstd, 60, 10, 1);
+	one = settle(&r, &w, 0, 3000);
+	w.threads = 2;
+	two = settle(&r, &w, 0, 3000);
+	check(two > one, "helpers: with two compressing threads it climbs "
+	    "higher than with one (rung %u against %u)", two, one);
+}
+
+static void
+test_idle(void)
+{
+	struct world w;
+	struct run r;
+	u_int k;
+
+	/*
+	 * 120 MB/s (1 Gb/s) to a disk that keeps up: climbs while the
+	 * next rung takes at most a quarter of the CPU: zstd 2 takes
+	 * 0.24, zstd 4 would take 0.53.
+	 */
+	world_set(&w, zstd, 120, 2000, 1);
+	k = settle(&r, &w, 0, 3000);
+	check(zstd->rungs[k].level == 2,
+	    "idle writer at 120 MB/s: climbs to zstd 2 and not to 4 "
+	    "(level %d)", zstd->rungs[k].level);
+
+	/* 20 MB/s: climbs to level 4; 6 would save under 3% more. */
+	w.arrival = 20;
+	k = settle(&r, &w, 0, 3000);
+	check(zstd->rungs[k].level == 4,
+	    "idle writer at 20 MB/s: climbs to zstd 4 (level %d)",
+	    zstd->rungs[k].level);
+
+	/* The start rung is right: noise must not move it. */
+	w.arrival = 200;
+	w.disk = 1000;
+	k = settle(&r, &w, 0, 10000);
+	check(k == zstd->start && r.a.moves == 0,
+	    "noisy: at 200 MB/s, +-20%% noise, stays at the start rung "
+	    "over 10000 blocks (%llu moves)",
+	    (unsigned long long)r.a.moves);
+}
+
+static void
+test_backlog(void)
+{
+	struct world w;
+	struct run r;
+	u_int top, first = 0, kept_up = 0, i;
+	double peak = 0;
+
+	/* Light traffic: climbs; then the input jumps to 400 MB/s. */
+	world_set(&w, zstd, 20, 2000, 1);
+	top = settle(&r, &w, 0, 3000);
+	w.arrival = 400;
+	for (i = 1; i <= 400; i++) {
+		run_block(&r, &w);
+		if (first == 0 && r.a.rung < top)
+			first = i;
+		if (kept_up == 0 && true_load(&w, r.a.rung) < 1)
+			kept_up = i;
+		if (r.backlog > peak)
+			peak = r.backlog;
+	}
+	check(first != 0 && first <= 16,
+	    "backlog growing: from rung %u (level %d) at 20 MB/s, the "
+	    "input jumps to 400 MB/s: the first descent after %u blocks",
+	    top, zstd->rungs[top].level, first);
+	check(kept_up != 0 && kept_up <= 64 && r.dropped == 0 &&
+	    peak < RING_DEFAULT / 4 && true_load(&w, r.a.rung) < 1,
+	    "backlog growing: on a rung that keeps up after %u blocks, "
+	    "the backlog peaked at %.1f MiB of 128, nothing dropped, "
+	    "ends on rung %u", kept_up, peak / MIB, r.a.rung);
+
+	/*
+	 * A jump to 1.5 GB/s needs rung 0.  With the ring's backlog to
+	 * watch, each move is made on the last 4 blocks, without waiting
+	 * for 4 in a row to agree; without a ring it takes longer.
+	 */
+	for (i = 0; i < 2; i++) {
+		w.arrival = 20;
+		w.ring = i == 0 ? RING_DEFAULT : 0;
+		settle(&r, &w, 0, 3000);
+		w.arrival = 1500;
+		kept_up = 0;
+		peak = 0;
+		while (r.blocks < 3400 && kept_up == 0) {
+			run_block(&r, &w);
+			if (true_load(&w, r.a.rung) < 1)
+				kept_up = (u_int)(r.blocks - 3000);
+			if (r.backlog > peak)
+				peak = r.backlog;
+		}
+		if (i == 0)
+			first = kept_up;
+	}
+	check(first != 0 && kept_up != 0 && first < kept_up,
+	    "backlog growing: from 20 to 1500 MB/s, on a rung that keeps up "
+	    "after %u blocks watching the ring, %u without one", first,
+	    kept_up);
+}
+
+static void
+test_incompressible(void)
+{
+	struct world w;
+	struct run r;
+	uint64_t tried, probes, moves;
+	u_int i, left = 0;
+
+	world_set(&w, zstd, 100, 200, 1);
+	w.incompressible = 1;
+	settle(&r, &w, 0, 300);
+	check(r.a.rung == 0, "incompressible: descends to store within "
+	    "300 blocks (rung %u)", r.a.rung);
+	tried = r.tried;
+	probes = r.probes;
+	moves = r.a.moves;
+	run_blocks(&r, &w, 6400);
+	check(r.a.rung == 0 && r.a.moves == moves &&
+	    r.tried - tried == 100 && r.probes - probes == 100,
+	    "incompressible: stays at store, the codec run on %llu of "
+	    "6400 blocks, all probes",
+	    (unsigned long long)(r.tried - tried));
+
+	/* The traffic compresses again: a probe finds out. */
+	w.incompressible = 0;
+	for (i = 1; i <= 200 && left == 0; i++) {
+		run_block(&r, &w);
+		if (r.a.rung != 0)
+			left = i;
+	}
+	check(left != 0 && left <= 64 + 8 + 16 + LAG,
+	    "incompressible: when the traffic compresses again, leaves "
+	    "store after %u blocks", left);
+
+	/* Copying a savefile, floor 1: incompressible still stores. */
+	w.incompressible = 1;
+	w.arrival = 0;
+	settle(&r, &w, 1, 300);
+	check(r.a.rung == 0, "incompressible, copying a savefile: store "
+	    "too (rung %u)", r.a.rung);
+	w.incompressible = 0;
+	for (i = 1; i <= 200 && r.a.rung == 0; i++)
+		run_block(&r, &w);
+	check(r.a.rung == 1, "copying a savefile: back to rung 1 once "
+	    "the traffic compresses (rung %u after %u blocks)", r.a.rung, i);
+}
+
+static void
+test_steady(void)
+{
+	struct world w[6];
+	static const char *name[6] = { "disk bound", "CPU bound",
+	    "idle 120 MB/s", "idle 20 MB/s", "incompressible",
+	    "disk bound, lz4" };
+	struct run r;
+	u_int i, rung;
+	uint64_t moves, away, probes;
+
+	world_set(&w[0], zstd, 60, 10, 2);
+	world_set(&w[1], zstd, 1500, 2000, 1);
+	world_set(&w[2], zstd, 120, 2000, 1);
+	world_set(&w[3], zstd, 20, 2000, 1);
+	world_set(&w[4], zstd, 100, 200, 1);
+	w[4].incompressible = 1;
+	world_set(&w[5], lz4, 60, 10, 2);
+	w[5].cpu = 0.5;
+	for (i = 0; i < 6; i++) {
+		settle(&r, &w[i], 0, 2000);
+		rung = r.a.rung;
+		moves = r.a.moves;
+		probes = r.probes;
+		away = 0;
+		while (r.blocks < 12000) {
+			if (run_block(&r, &w[i]) != rung)
+				away++;
+		}
+		/* On rung 0, one block in 64 is a probe at rung 1. */
+		check(r.a.moves == moves && away == r.probes - probes &&
+		    away <= (rung == 0 ? 10000 / 64 + 1 : 0),
+		    "steady, %s: 10000 blocks with +-20%% noise, no move "
+		    "(rung %u; %llu moves, %llu probes)", name[i],
+		    rung, (unsigned long long)(r.a.moves - moves),
+		    (unsigned long long)away);
+	}
+}
+
+static void
+test_bounds(void)
+{
+	const struct pcapint_sfc_adapt_ladder *l[3];
+	struct pcapint_sfc_adapt a;
+	struct pcapint_sfc_adapt_sample s;
+	struct pcapint_sfc_adapt_choice c;
+	u_int i, floor, bad = 0;
+	uint64_t n, calls = 0, top = 0;
+
+	l[0] = zstd;
+	l[1] = lz4;
+	l[2] = gzip;
+	for (i = 0; i < 3; i++) {
+		for (floor = 0; floor <= l[i]->nrungs + 1; floor++) {
+			pcapint_sfc_adapt_init(&a, l[i], floor);
+			for (n = 0; n < 20000; n++) {
+				/* Any value, often zero, now and then huge. */
+				memset(&s, 0, sizeof(s));
+				s.rung = (u_int)(rnd() % (l[i]->nrungs + 2));
+				s.bytes_in = rnd() % 4 ? BLOCK : rnd() >> (rnd() % 64);
+				s.bytes_out = rnd() >> (rnd() % 64);
+				s.tried_in = rnd() % 3 ? s.bytes_in : rnd() >> (rnd() % 64);
+				s.tried_out = rnd() >> (rnd() % 64);
+				s.cpu_ns = rnd() >> (rnd() % 64);
+				s.write_ns = rnd() >> (rnd() % 64);
+				s.wall_ns = rnd() % 5 ? rnd() >> (rnd() % 64) : 0;
+				s.backlog = rnd() >> (rnd() % 64);
+				s.ring_size = rnd() % 3 ? rnd() >> (rnd() % 64) : 0;
+				s.threads = (u_int)(rnd() % 5);
+				pcapint_sfc_adapt_feed(&a, &s);
+				pcapint_sfc_adapt_choose(&a, &c);
+				calls++;
+				if (a.rung >= l[i]->nrungs ||
+				    c.rung >= l[i]->nrungs ||
+				    c.level != l[i]->rungs[c.rung].level ||
+				    (c.how == PCAPINT_SFC_ADAPT_STORE_IT) !=
+				    (c.rung == 0))
+					bad++;
+				if (a.rung == l[i]->nrungs - 1)
+					top++;
+			}
+		}
+	}
+	check(bad == 0 && top > 0,
+	    "bounds: %llu random measurements, every rung and level on "
+	    "the ladder (%u off it; the top reached %llu times)",
+	    (unsigned long long)calls, bad, (unsigned long long)top);
+}
+
+int
+main(void)
+{
+	zstd = pcapint_sfc_adapt_ladder("zstd");
+	lz4 = pcapint_sfc_adapt_ladder("lz4");
+	gzip = pcapint_sfc_adapt_ladder("gzip");
+	test_ladders();
+	if (zstd == NULL || lz4 == NULL || gzip == NULL)
+		return (1);
+	test_first_blocks();
+	test_disk_bound();
+	test_cpu_bound();
+	test_helpers();
+	test_idle();
+	test_backlog();
+	test_incompressible();
+	test_steady();
+	test_bounds();
+	printf("# %d checks, %d failed\n", checks, failures);
+	return (failures != 0);
+}
