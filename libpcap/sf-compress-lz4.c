@@ -100,6 +100,16 @@ lz4_enc_create(int level, size_t block_size, char *errbuf)
 	return (e);
 }
 
+/* liblz4 takes the level from the preferences of every frame. */
+static int
+lz4_enc_level(void *state, int level, char *errbuf _U_)
+{
+	struct lz4_enc *e = state;
+
+	e->prefs.compressionLevel = level;
+	return (0);
+}
+
 static void
 lz4_enc_free(void *state)
 {
@@ -248,6 +258,6 @@ const struct pcapint_sfc_codec pcapint_sfc_lz4 = {
 	1,
 	1, 12, 1,
 	lz4_enc_create, lz4_enc_free, lz4_enc_bound, lz4_enc_block,
-	pcapint_sfc_no_header, pcapint_sfc_no_header,
+	pcapint_sfc_no_header, pcapint_sfc_no_header, lz4_enc_level,
 	lz4_dec_create, lz4_dec_free, pcapint_sfc_stream_read
 };

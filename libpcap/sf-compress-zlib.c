@@ -75,6 +75,27 @@ gz_enc_create(int level, size_t block_size _U_, char *errbuf)
 	return (g);
 }
 
+/*
+ * Between members: deflateParams() right after deflateReset() only sets
+ * the parameters, with nothing to compress at the old level.
+ */
+static int
+gz_enc_level(void *state, int level, char *errbuf)
+{
+	struct gz_enc *g = state;
+
+	if (level == g->level)
+		return (0);
+	if (deflateReset(&g->zs) != Z_OK ||
+	    deflateParams(&g->zs, level, Z_DEFAULT_STRATEGY) != Z_OK) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "can't set deflate compression level %d", level);
+		return (-1);
+	}
+	g->level = level;
+	return (0);
+}
+
 static void
 gz_enc_free(void *state)
 {
@@ -261,6 +282,6 @@ const struct pcapint_sfc_codec pcapint_sfc_gzip = {
 	1,
 	1, 9, 1,
 	gz_enc_create, gz_enc_free, gz_enc_bound, gz_enc_block,
-	pcapint_sfc_no_header, pcapint_sfc_no_header,
+	pcapint_sfc_no_header, pcapint_sfc_no_header, gz_enc_level,
 	gz_dec_create, gz_dec_free, pcapint_sfc_stream_read
 };

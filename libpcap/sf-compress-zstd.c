@@ -17,6 +17,7 @@
 #endif
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -69,7 +70,36 @@
 
 struct zs_enc {
 	ZSTD_CCtx *cctx;
+	int	level;		/* the level set; ZS_NO_LEVEL at first */
 };
+
+#define	ZS_NO_LEVEL	INT_MIN
+
+/*
+ * Below level 0, the tuned match finder; from level 0 up, libzstd's own
+ * parameters for the level (a parameter set to 0 follows the level).
+ */
+static int
+zs_enc_level(void *state, int level, char *errbuf)
+{
+	struct zs_enc *e = state;
+	int fast = level < 0;
+
+	if (level == e->level)
+		return (0);
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(e->cctx,
+	    ZSTD_c_compressionLevel, level)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(e->cctx,
+	    ZSTD_c_hashLog, fast ? ZS_FAST_HASHLOG : 0)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(e->cctx,
+	    ZSTD_c_minMatch, fast ? ZS_FAST_MINMATCH : 0))) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "can't set zstd compression level %d", level);
+		return (-1);
+	}
+	e->level = level;
+	return (0);
+}
 
 static void *
 zs_enc_create(int level, size_t block_size _U_, char *errbuf)
@@ -88,17 +118,16 @@ zs_enc_create(int level, size_t block_size _U_, char *errbuf)
 		free(e);
 		return (NULL);
 	}
+	e->level = ZS_NO_LEVEL;
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(e->cctx,
-	    ZSTD_c_compressionLevel, level)) ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(e->cctx,
-	    ZSTD_c_checksumFlag, 1)) ||
-	    (level < 0 &&
-	    (ZSTD_isError(ZSTD_CCtx_setParameter(e->cctx,
-	    ZSTD_c_hashLog, ZS_FAST_HASHLOG)) ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(e->cctx,
-	    ZSTD_c_minMatch, ZS_FAST_MINMATCH))))) {
+	    ZSTD_c_checksumFlag, 1))) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "can't set zstd compression level %d", level);
+		    "can't turn zstd frame checksums on");
+		ZSTD_freeCCtx(e->cctx);
+		free(e);
+		return (NULL);
+	}
+	if (zs_enc_level(e, level, errbuf) == -1) {
 		ZSTD_freeCCtx(e->cctx);
 		free(e);
 		return (NULL);
@@ -245,6 +274,6 @@ const struct pcapint_sfc_codec pcapint_sfc_zstd = {
 	1,
 	ZS_MIN_LEVEL, ZS_MAX_LEVEL, ZS_DEFAULT_LEVEL,
 	zs_enc_create, zs_enc_free, zs_enc_bound, zs_enc_block,
-	pcapint_sfc_no_header, pcapint_sfc_no_header,
+	pcapint_sfc_no_header, pcapint_sfc_no_header, zs_enc_level,
 	zs_dec_create, zs_dec_free, pcapint_sfc_stream_read
 };

@@ -135,6 +135,15 @@ struct pcapint_sfc_codec {
 #define	SFC_MAX_HEADER	64
 
 	/*
+	 * Set the level of the blocks enc_block() compresses from now
+	 * on, for a dumper that picks the level block by block; cheap
+	 * when the level does not change.  The bound of enc_bound() holds
+	 * at every level.  Returns 0, or -1 with errbuf filled in.  NULL
+	 * for a container with a single level (store, lzop).
+	 */
+	int	(*enc_level)(void *, int level, char *errbuf);
+
+	/*
 	 * Reading.  dec_read() fills at most size bytes and returns a
 	 * count, 0 at a clean end or an SFC_DEC_ error; it sets
 	 * *unit_off to the raw offset of the block or frame it is in,
