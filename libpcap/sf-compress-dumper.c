@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/types.h>
 #include <unistd.h>
 #ifdef HAVE_PTHREADS
@@ -155,35 +156,20 @@ sfc_write_all(struct pcapint_sfc_dumper *w, const u_char *p, size_t len)
 }
 
 /*
- * Whether to try the codec on the next block: sf-compress-policy.c
- * decides from the result of the block SFC_SKIP_LAG before it.
+ * A block compressed as planned (out_len < 0 if the codec failed, ebuf
+ * says why): count it and write it, in block order.
  */
 int
-pcapint_sfc_try_codec(struct pcapint_sfc_dumper *w)
+pcapint_sfc_block_out(struct pcapint_sfc_dumper *w,
+    const struct pcapint_sfc_block *b)
 {
-	uint64_t n = w->blocks_begun++;
-	enum pcapint_sfc_block_result lagged;
+	struct timespec start, end;
 
-	lagged = n >= SFC_SKIP_LAG ?
-	    (enum pcapint_sfc_block_result)w->results[n % SFC_SKIP_LAG] :
-	    SFC_BLOCK_UNKNOWN;
-	return (pcapint_sfc_policy_try_codec(&w->skip, lagged, &w->skip));
-}
-
-/*
- * A block compressed to out (n bytes, or n < 0 and ebuf says why the
- * codec failed), from fill bytes of input holding records whole
- * records: count it and write it, in block order.
- */
-int
-pcapint_sfc_block_out(struct pcapint_sfc_dumper *w, const u_char *out,
-    ssize_t n, int stored, size_t fill, uint64_t records, const char *ebuf)
-{
 	if (w->err != 0)
 		return (-1);
-	if (n < 0) {
+	if (b->out_len < 0) {
 		snprintf(w->errmsg, sizeof(w->errmsg),
-		    "%s compression failed: %.200s", w->name, ebuf);
+		    "%s compression failed: %.200s", w->name, b->ebuf);
 		__atomic_store_n(&w->err, EIO, __ATOMIC_RELEASE);
 		return (-1);
 	}
@@ -192,17 +178,28 @@ pcapint_sfc_block_out(struct pcapint_sfc_dumper *w, const u_char *out,
 			return (-1);
 		w->hdr_len = 0;
 	}
-	/* Storing without a codec is not a codec giving up. */
+	/*
+	 * Storing without a codec is not a codec giving up, and a block
+	 * the level controller chose to store tells the skip nothing
+	 * about the traffic.
+	 */
 	if (w->codec->compresses) {
-		if (stored)
+		if (b->stored)
 			SFC_STORE(w->blocks_stored, w->blocks_stored + 1);
 		w->results[w->blocks % SFC_SKIP_LAG] =
-		    (u_char)pcapint_sfc_policy_result(fill, (size_t)n, stored);
+		    b->how == PCAPINT_SFC_ADAPT_STORE_IT ? SFC_BLOCK_UNKNOWN :
+		    (u_char)pcapint_sfc_policy_result(b->fill,
+		    (size_t)b->out_len, b->stored);
 	}
-	if (sfc_write_all(w, out, (size_t)n) == -1)
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	if (sfc_write_all(w, b->res, (size_t)b->out_len) == -1)
 		return (-1);
+	clock_gettime(CLOCK_MONOTONIC, &end);
 	SFC_STORE(w->blocks, w->blocks + 1);
-	SFC_STORE(w->rec_written, w->rec_written + records);
+	SFC_STORE(w->rec_written, w->rec_written + b->records);
+	pcapint_sfc_level_learn(w, b,
+	    (uint64_t)(end.tv_sec - start.tv_sec) * 1000000000u +
+	    (uint64_t)end.tv_nsec - (uint64_t)start.tv_nsec);
 	return (0);
 }
 
@@ -212,11 +209,8 @@ pcapint_sfc_block_out(struct pcapint_sfc_dumper *w, const u_char *out,
 int
 pcapint_sfc_flush_block(struct pcapint_sfc_dumper *w)
 {
-	const u_char *res;
-	ssize_t n;
-	int try_codec, stored, ret;
-	size_t fill;
-	char ebuf[PCAP_ERRBUF_SIZE];
+	struct pcapint_sfc_block b;
+	int ret;
 
 	if (w->err != 0)
 		return (-1);
@@ -224,17 +218,17 @@ pcapint_sfc_flush_block(struct pcapint_sfc_dumper *w)
 		return (0);
 	if (w->thr != NULL && pcapint_sfc_thr_submit(w, &ret))
 		return (ret);
-	fill = w->fill;
-	ebuf[0] = '\0';
-	try_codec = w->codec->compresses ? pcapint_sfc_try_codec(w) : 0;
-	stored = 0;
-	res = w->out;
-	n = w->codec->enc_block(w->enc, w->buf, fill, w->out, w->out_size,
-	    try_codec, &stored, &res, ebuf);
+	b.in = w->buf;
+	b.fill = w->fill;
+	b.records = w->rec_buffered;
+	b.out = w->out;
+	b.out_size = w->out_size;
+	b.enc = w->enc;
+	pcapint_sfc_level_plan(w, &b);
+	pcapint_sfc_compress(w->codec, &b);
 	w->fill = 0;
-	if (pcapint_sfc_block_out(w, res, n, stored, fill, w->rec_buffered,
-	    ebuf) == -1) {
-		w->fill = fill;
+	if (pcapint_sfc_block_out(w, &b) == -1) {
+		w->fill = b.fill;
 		return (-1);
 	}
 	w->rec_buffered = 0;
@@ -431,6 +425,7 @@ sfc_dumper_free(struct pcapint_sfc_dumper *w)
 {
 	if (w->enc != NULL)
 		w->codec->enc_free(w->enc);
+	pcapint_sfc_level_free(w);
 	free(w->buf);
 	free(w->out);
 	free(w);
@@ -499,11 +494,12 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 	w->block_size = opts->block_size;
 	w->codec = opts->codec;
 	w->name = pcapint_sfc_container_of(w->codec)->name;
-	w->level = opts->level;
 	w->buf = malloc(w->block_size);
 	if (w->buf == NULL)
 		goto nomem;
-	w->enc = w->codec->enc_create(opts->level, w->block_size, p->errbuf);
+	if (pcapint_sfc_level_init(w, opts, p->rfile != NULL, p->errbuf) != 0)
+		goto fail;
+	w->enc = w->codec->enc_create(w->level, w->block_size, p->errbuf);
 	if (w->enc == NULL)
 		goto fail;
 	/* 0 for "store", which writes the block from where it is. */
@@ -648,6 +644,7 @@ pcap_dump_get_stats(pcap_dumper_t *d, struct pcap_dump_stats *st,
 	s.bytes_out = SFC_LOAD(w->out_bytes);
 	s.blocks = SFC_LOAD(w->blocks);
 	s.blocks_stored = SFC_LOAD(w->blocks_stored);
+	pcapint_sfc_level_stats(w, &s);
 	memcpy(st, &s, stats_size < sizeof(s) ? stats_size : sizeof(s));
 	return (0);
 }

@@ -19,6 +19,7 @@
 #include "pcap-int.h"
 #include "sf-compress.h"
 #include "sf-compress-policy.h"
+#include "sf-compress-adapt.h"
 
 #define	PCAP_FILE_HDR_LEN	24	/* struct pcap_file_header on disk */
 #define	PCAP_REC_HDR_LEN	16	/* struct pcap_sf_pkthdr on disk */
@@ -40,9 +41,40 @@ struct pcap_dump_options {
 	size_t	ring_size;	/* writer thread's ring; 0: no thread */
 	int	cpu;		/* CPU to pin the writer to; -1: none */
 	int	nice_incr;	/* how much nicer the writer runs; 0: same */
+	int	adaptive;	/* the dumper picks the level ("zstd:auto") */
 };
 
 struct pcapint_sfc_thr;
+
+/*
+ * A full block on its way to disk.  Without compression helpers the
+ * dumper describes its own buffers with one; with them, each slot of
+ * sf-compress-jobs.c is one, which the writer thread owns but between
+ * pcapint_sfc_jobs_submit() and the return of pcapint_sfc_jobs_wait().
+ */
+struct pcapint_sfc_block {
+	u_char	*in;		/* the block, block_size bytes */
+	size_t	fill;
+	uint64_t records;	/* whole records in it, for the accounting */
+
+	/* How to write it, from pcapint_sfc_level_plan(). */
+	int	try_codec;	/* see enc_block() in sf-compress.h */
+	int	level;		/* the codec's level */
+	u_int	rung;		/* the level's rung on the ladder, or 0 */
+	int	how;		/* PCAPINT_SFC_ADAPT_STORE_IT, ... */
+
+	/* Results, from pcapint_sfc_compress(). */
+	ssize_t	out_len;	/* -1: the codec failed, ebuf says why */
+	int	stored;
+	const u_char *res;	/* the block as it goes on disk */
+	uint64_t cpu_ns;	/* CPU time the codec took */
+	char	ebuf[PCAP_ERRBUF_SIZE];
+
+	/* Where to: the output buffer and the encoder. */
+	u_char	*out;
+	size_t	out_size;
+	void	*enc;
+};
 
 /*
  * A compressed dumper: the FILE * the application holds, the block
@@ -85,6 +117,17 @@ struct pcapint_sfc_dumper {
 	uint64_t blocks_begun;	/* blocks decided so far */
 	u_char	results[SFC_SKIP_LAG];	/* block n's at n % SFC_SKIP_LAG */
 
+	/*
+	 * The level of each block (sf-compress-level.c): adapt is the
+	 * controller of sf-compress-adapt.c, NULL at a fixed level;
+	 * blocks_at[] counts the blocks written at each rung of its
+	 * ladder (at a fixed level, all of them in blocks_at[0]).
+	 */
+	struct pcapint_sfc_adapt *adapt;
+	uint64_t last_sample_ns;	/* when the last block was written */
+	uint64_t blocks_at[PCAPINT_SFC_ADAPT_MAX_RUNGS];
+	uint64_t level_moves;
+
 	int	err;		/* sticky errno, 0 if none */
 	char	errmsg[PCAP_ERRBUF_SIZE];
 
@@ -107,10 +150,37 @@ extern const struct pcapint_sfc_codec *pcapint_sfc_default_codec(void);
 extern void pcapint_sfc_stream_write(struct pcapint_sfc_dumper *,
     const u_char *, size_t);
 extern int pcapint_sfc_flush_block(struct pcapint_sfc_dumper *);
-extern int pcapint_sfc_try_codec(struct pcapint_sfc_dumper *);
 extern int pcapint_sfc_block_out(struct pcapint_sfc_dumper *,
-    const u_char *, ssize_t, int stored, size_t fill, uint64_t records,
-    const char *ebuf);
+    const struct pcapint_sfc_block *);
+
+/*
+ * sf-compress-level.c: how each block is written.
+ *
+ * Set up the dumper's level from the options, the controller if the
+ * level adapts; offline is set for a dumper whose records come from a
+ * savefile, which loses nothing by waiting.  0, or -1 with errbuf
+ * filled in.
+ */
+extern int pcapint_sfc_level_init(struct pcapint_sfc_dumper *,
+    const pcap_dump_options_t *, int offline, char *errbuf);
+extern void pcapint_sfc_level_free(struct pcapint_sfc_dumper *);
+
+/* Decide the level of a full block and whether the codec runs on it. */
+extern void pcapint_sfc_level_plan(struct pcapint_sfc_dumper *,
+    struct pcapint_sfc_block *);
+
+/* Compress a block as planned, on any thread, timing the codec. */
+extern void pcapint_sfc_compress(const struct pcapint_sfc_codec *,
+    struct pcapint_sfc_block *);
+
+/*
+ * Count a block that was written, write_ns the time write() took, and
+ * tell the controller; and the figures for pcap_dump_get_stats().
+ */
+extern void pcapint_sfc_level_learn(struct pcapint_sfc_dumper *,
+    const struct pcapint_sfc_block *, uint64_t write_ns);
+extern void pcapint_sfc_level_stats(struct pcapint_sfc_dumper *,
+    struct pcap_dump_stats *);
 
 /*
  * The writer thread glue, sf-compress-thread.c; sf-compress-nothread.c
@@ -145,6 +215,14 @@ extern int pcapint_sfc_thr_flush(struct pcapint_sfc_dumper *);
 extern int pcapint_sfc_thr_submit(struct pcapint_sfc_dumper *, int *ret);
 extern void pcapint_sfc_thr_stats(struct pcapint_sfc_dumper *,
     struct pcap_dump_stats *);
+
+/*
+ * For the level controller, on the thread that writes: the bytes
+ * waiting in the ring, its size (0 without a thread) and the number
+ * of threads that compress.
+ */
+extern void pcapint_sfc_thr_load(struct pcapint_sfc_dumper *,
+    struct pcapint_sfc_adapt_sample *);
 extern void pcapint_sfc_thr_stop(struct pcapint_sfc_dumper *);
 
 /*

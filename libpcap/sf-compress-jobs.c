@@ -107,16 +107,6 @@ pcapint_sfc_jobs_helpers(void)
 	return ((u_int)(n - 1));
 }
 
-static void
-jobs_compress(const struct pcapint_sfc_codec *codec,
-    struct pcapint_sfc_block *b)
-{
-	b->stored = 0;
-	b->ebuf[0] = '\0';
-	b->out_len = codec->enc_block(b->enc, b->in, b->fill, b->out,
-	    b->out_size, b->try_codec, &b->stored, &b->res, b->ebuf);
-}
-
 /*
  * The queued block with the lowest number, claimed for the caller, or
  * -1; under the lock.  Oldest first, because the writer writes in order
@@ -143,7 +133,7 @@ static void
 jobs_run(struct pcapint_sfc_jobs *j, int i)
 {
 	pthread_mutex_unlock(&j->lock);
-	jobs_compress(j->codec, &j->slot[i]);
+	pcapint_sfc_compress(j->codec, &j->slot[i]);
 	pthread_mutex_lock(&j->lock);
 	j->state[i] = SLOT_DONE;
 	pthread_cond_broadcast(&j->done);
@@ -236,6 +226,12 @@ pcapint_sfc_jobs_start(const struct pcapint_sfc_codec *codec, int level,
 	return (j);
 }
 
+u_int
+pcapint_sfc_jobs_nhelpers(struct pcapint_sfc_jobs *j)
+{
+	return (j->nhelpers);
+}
+
 struct pcapint_sfc_block *
 pcapint_sfc_jobs_slot(struct pcapint_sfc_jobs *j, uint64_t n)
 {
@@ -255,7 +251,7 @@ pcapint_sfc_jobs_submit(struct pcapint_sfc_jobs *j, uint64_t n)
 	 * the copy slower than without helpers.
 	 */
 	if (!j->slot[i].try_codec)
-		jobs_compress(j->codec, &j->slot[i]);
+		pcapint_sfc_compress(j->codec, &j->slot[i]);
 	pthread_mutex_lock(&j->lock);
 	j->seq[i] = n;
 	if (j->slot[i].try_codec) {

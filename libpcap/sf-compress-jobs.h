@@ -16,8 +16,7 @@
 #include <sys/types.h>
 
 #include "pcap/pcap.h"
-#include "sf-compress.h"
-#include "sf-compress-policy.h"
+#include "sf-compress-dumper.h"
 
 /*
  * Block slots.  Block number n (counted from 0 when the jobs start)
@@ -31,30 +30,6 @@
  */
 #define	SFC_JOBS_SLOTS		SFC_SKIP_LAG
 #define	SFC_JOBS_MAX_HELPERS	(SFC_JOBS_SLOTS - 1)
-
-/*
- * One slot.  The writer thread owns it, but for the time between
- * pcapint_sfc_jobs_submit() and the return of pcapint_sfc_jobs_wait()
- * for its block: it fills in and sets fill, records and try_codec, and
- * reads the results once the wait returned.
- */
-struct pcapint_sfc_block {
-	u_char	*in;		/* the block, block_size bytes */
-	size_t	fill;
-	uint64_t records;	/* whole records in it, for the accounting */
-	int	try_codec;	/* see enc_block() in sf-compress.h */
-
-	/* Results. */
-	ssize_t	out_len;	/* -1: the codec failed, ebuf says why */
-	int	stored;
-	const u_char *res;	/* the block as it goes on disk */
-	u_char	*out;
-	char	ebuf[PCAP_ERRBUF_SIZE];
-
-	/* Private to sf-compress-jobs.c. */
-	size_t	out_size;
-	void	*enc;
-};
 
 struct pcapint_sfc_jobs;
 
@@ -75,6 +50,9 @@ u_int	pcapint_sfc_jobs_helpers(void);
 struct pcapint_sfc_jobs *pcapint_sfc_jobs_start(
     const struct pcapint_sfc_codec *codec, int level, size_t block_size,
     u_int nhelpers, char *errbuf);
+
+/* How many helpers were started. */
+u_int	pcapint_sfc_jobs_nhelpers(struct pcapint_sfc_jobs *);
 
 /* The slot of block n, for the writer thread to fill. */
 struct pcapint_sfc_block *pcapint_sfc_jobs_slot(struct pcapint_sfc_jobs *,

@@ -86,6 +86,15 @@ pcapint_sfc_thr_stats(struct pcapint_sfc_dumper *w _U_,
 }
 
 void
+pcapint_sfc_thr_load(struct pcapint_sfc_dumper *w _U_,
+    struct pcapint_sfc_adapt_sample *s)
+{
+	s->backlog = 0;
+	s->ring_size = 0;
+	s->threads = 1;
+}
+
+void
 pcapint_sfc_thr_stop(struct pcapint_sfc_dumper *w _U_)
 {
 }

@@ -121,9 +121,15 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
 		return (PCAP_ERROR);
 	}
+	/*
+	 * With no level, the dumper picks the level block by block
+	 * (sf-compress-level.c); "auto" says so explicitly.  A container
+	 * with a single level, or none, keeps its default_level.
+	 */
 	if (spec == NULL || strcmp(spec, "default") == 0) {
 		o->codec = pcapint_sfc_default_codec();
 		o->level = o->codec->default_level;
+		o->adaptive = o->codec->compresses;
 		return (0);
 	}
 	colon = strchr(spec, ':');
@@ -139,15 +145,16 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 		    c->name);
 		return (PCAP_ERROR);
 	}
-	if (colon == NULL) {
-		o->codec = c->ops;
-		o->level = c->ops->default_level;
-		return (0);
-	}
-	if (!c->ops->compresses) {
+	if (!c->ops->compresses && colon != NULL) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "compression \"%s\" takes no level", c->name);
 		return (PCAP_ERROR);
+	}
+	if (colon == NULL || strcmp(colon + 1, "auto") == 0) {
+		o->codec = c->ops;
+		o->level = c->ops->default_level;
+		o->adaptive = c->ops->compresses;
+		return (0);
 	}
 	errno = 0;
 	level = strtol(colon + 1, &end, 10);
@@ -165,6 +172,7 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 	}
 	o->codec = c->ops;
 	o->level = (int)level;
+	o->adaptive = 0;
 	return (0);
 }
 

@@ -126,8 +126,7 @@ sfc_jobs_collect(struct pcapint_sfc_dumper *w, uint64_t upto)
 		    !pcapint_sfc_jobs_ready(t->jobs, t->job_written))
 			break;
 		b = pcapint_sfc_jobs_wait(t->jobs, t->job_written);
-		(void)pcapint_sfc_block_out(w, b->res, b->out_len, b->stored,
-		    b->fill, b->records, b->ebuf);
+		(void)pcapint_sfc_block_out(w, b);
 		t->job_written++;
 	}
 }
@@ -148,7 +147,7 @@ pcapint_sfc_thr_submit(struct pcapint_sfc_dumper *w, int *ret)
 	b = pcapint_sfc_jobs_slot(t->jobs, t->job_next);
 	b->fill = w->fill;
 	b->records = w->rec_buffered;
-	b->try_codec = pcapint_sfc_try_codec(w);
+	pcapint_sfc_level_plan(w, b);
 	pcapint_sfc_jobs_submit(t->jobs, t->job_next);
 	t->job_next++;
 	w->fill = 0;
@@ -390,6 +389,17 @@ pcapint_sfc_thr_stats(struct pcapint_sfc_dumper *w, struct pcap_dump_stats *s)
 	s->records = ws.records_in + ws.dropped_error + s->records_dropped;
 	s->ring_high_water = ws.high_water;
 	s->ring_size = ws.ring_size;
+}
+
+void
+pcapint_sfc_thr_load(struct pcapint_sfc_dumper *w,
+    struct pcapint_sfc_adapt_sample *s)
+{
+	struct pcapint_sfc_thr *t = w->thr;
+
+	s->backlog = pcapint_writer_backlog(t->writer);
+	s->ring_size = pcapint_writer_ring_size(t->writer);
+	s->threads = 1 + (t->jobs != NULL ? pcapint_sfc_jobs_nhelpers(t->jobs) : 0);
 }
 
 void

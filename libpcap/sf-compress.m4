@@ -67,6 +67,7 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 	    [sf_compress_cookie=yes], [sf_compress_cookie=no])
 	if test "x$sf_compress_cookie" = xyes; then
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-dumper.c sf-compress-reader.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-level.c sf-compress-adapt.c"
 	else
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-unsupported.c"
 	fi

@@ -731,6 +731,19 @@ pcapint_writer_get_stats(struct pcapint_writer *w,
 	st->error = __atomic_load_n(&w->error, __ATOMIC_ACQUIRE);
 }
 
+size_t
+pcapint_writer_backlog(struct pcapint_writer *w)
+{
+	return (ring_used(__atomic_load_n(&w->head, __ATOMIC_ACQUIRE),
+	    w->tail));
+}
+
+size_t
+pcapint_writer_ring_size(struct pcapint_writer *w)
+{
+	return (w->size);
+}
+
 int
 pcapint_writer_stop(struct pcapint_writer *w)
 {

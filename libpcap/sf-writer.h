@@ -114,6 +114,12 @@ void	pcapint_writer_get_stats(struct pcapint_writer *,
 	    struct pcapint_writer_stats *);
 
 /*
+ * On the writer thread: the bytes waiting in the ring, and its size.
+ */
+size_t	pcapint_writer_backlog(struct pcapint_writer *);
+size_t	pcapint_writer_ring_size(struct pcapint_writer *);
+
+/*
  * Drain the ring, stop and join the thread and free everything.  Returns
  * 0 or the sticky errno value.
  */

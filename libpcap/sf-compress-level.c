@@ -1,0 +1,215 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Compressed savefiles: the level of each block, and whether the codec
+ * runs on it.
+ *
+ * At a fixed level ("zstd:3"), the incompressible-block skip of
+ * sf-compress-policy.c alone decides whether the codec runs.  When the
+ * level adapts ("zstd:auto", and "zstd" or the default with no level),
+ * the controller of sf-compress-adapt.c first picks the level, from
+ * what this file measures of every block written: the CPU time the
+ * codec took on the thread that ran it, the time spent in write(), the
+ * wall-clock time between blocks, the bytes in and out and the backlog
+ * of the writer thread's ring.  Every block is a container frame of its
+ * own, so the level may change at any block and the file stays valid
+ * for every reader.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pcap-int.h"
+#include "sf-compress-dumper.h"
+
+static uint64_t
+sfc_clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clock, &ts) != 0)
+		return (0);
+	return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+}
+
+/*
+ * The CPU time of the calling thread.  Where there is no such clock
+ * the codec seems free, and the controller then only ever sees the disk
+ * as the limit; Linux, the BSDs and macOS all have it.
+ */
+#ifdef CLOCK_THREAD_CPUTIME_ID
+#define	SFC_THREAD_CPU_NS()	sfc_clock_ns(CLOCK_THREAD_CPUTIME_ID)
+#else
+#define	SFC_THREAD_CPU_NS()	0
+#endif
+
+int
+pcapint_sfc_level_init(struct pcapint_sfc_dumper *w,
+    const pcap_dump_options_t *opts, int offline, char *errbuf)
+{
+	const struct pcapint_sfc_adapt_ladder *ladder;
+
+	w->level = opts->level;
+	/* A container with a single level has nothing to choose from. */
+	if (!opts->adaptive || w->codec->enc_level == NULL)
+		return (0);
+	ladder = pcapint_sfc_adapt_ladder(w->name);
+	if (ladder == NULL)
+		return (0);
+	w->adapt = malloc(sizeof(*w->adapt));
+	if (w->adapt == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
+		return (-1);
+	}
+	/*
+	 * Copying a savefile loses no packet by waiting for the disk or
+	 * the CPU, so storing blocks to keep up gains nothing: the floor
+	 * is the fastest level that compresses.
+	 */
+	pcapint_sfc_adapt_init(w->adapt, ladder, offline ? 1 : 0);
+	w->level = ladder->rungs[w->adapt->rung > 0 ? w->adapt->rung : 1].level;
+	return (0);
+}
+
+void
+pcapint_sfc_level_free(struct pcapint_sfc_dumper *w)
+{
+	free(w->adapt);
+	w->adapt = NULL;
+}
+
+void
+pcapint_sfc_level_plan(struct pcapint_sfc_dumper *w,
+    struct pcapint_sfc_block *b)
+{
+	struct pcapint_sfc_adapt_choice choice;
+	enum pcapint_sfc_block_result lagged;
+	uint64_t n = w->blocks_begun++;
+	int skip_tries;
+
+	/*
+	 * The skip sees the result of the block SFC_SKIP_LAG before this
+	 * one, whatever the level, so that it decides the same with and
+	 * without compression helpers.
+	 */
+	lagged = n >= SFC_SKIP_LAG ?
+	    (enum pcapint_sfc_block_result)w->results[n % SFC_SKIP_LAG] :
+	    SFC_BLOCK_UNKNOWN;
+	skip_tries = pcapint_sfc_policy_try_codec(&w->skip, lagged, &w->skip);
+	if (w->adapt == NULL) {
+		b->level = w->level;
+		b->rung = 0;
+		b->how = PCAPINT_SFC_ADAPT_SKIP_DECIDES;
+		b->try_codec = w->codec->compresses && skip_tries;
+		return;
+	}
+	pcapint_sfc_adapt_choose(w->adapt, &choice);
+	b->level = choice.level;
+	b->rung = choice.rung;
+	b->how = choice.how;
+	switch (choice.how) {
+
+	case PCAPINT_SFC_ADAPT_STORE_IT:
+		b->try_codec = 0;
+		break;
+
+	case PCAPINT_SFC_ADAPT_PROBE:
+		b->try_codec = 1;
+		break;
+
+	default:
+		b->try_codec = skip_tries;
+		break;
+	}
+}
+
+void
+pcapint_sfc_compress(const struct pcapint_sfc_codec *codec,
+    struct pcapint_sfc_block *b)
+{
+	uint64_t start;
+
+	b->stored = 0;
+	b->ebuf[0] = '\0';
+	b->res = b->out;
+	b->cpu_ns = 0;
+	if (b->try_codec && codec->enc_level != NULL &&
+	    codec->enc_level(b->enc, b->level, b->ebuf) == -1) {
+		b->out_len = -1;
+		return;
+	}
+	start = SFC_THREAD_CPU_NS();
+	b->out_len = codec->enc_block(b->enc, b->in, b->fill, b->out,
+	    b->out_size, b->try_codec, &b->stored, &b->res, b->ebuf);
+	b->cpu_ns = SFC_THREAD_CPU_NS() - start;
+}
+
+void
+pcapint_sfc_level_learn(struct pcapint_sfc_dumper *w,
+    const struct pcapint_sfc_block *b, uint64_t write_ns)
+{
+	struct pcapint_sfc_adapt_sample s;
+	uint64_t now;
+
+	SFC_STORE(w->blocks_at[b->rung], w->blocks_at[b->rung] + 1);
+	if (w->adapt == NULL)
+		return;
+	now = sfc_clock_ns(CLOCK_MONOTONIC);
+	memset(&s, 0, sizeof(s));
+	s.rung = b->rung;
+	s.bytes_in = b->fill;
+	s.bytes_out = (uint64_t)b->out_len;
+	if (b->try_codec) {
+		s.tried_in = b->fill;
+		s.tried_out = (uint64_t)b->out_len;
+	}
+	s.cpu_ns = b->cpu_ns;
+	s.write_ns = write_ns;
+	s.wall_ns = w->last_sample_ns != 0 && now > w->last_sample_ns ?
+	    now - w->last_sample_ns : 0;
+	w->last_sample_ns = now;
+	if (w->thr != NULL)
+		pcapint_sfc_thr_load(w, &s);
+	else
+		s.threads = 1;
+	pcapint_sfc_adapt_feed(w->adapt, &s);
+	SFC_STORE(w->level_moves, w->adapt->moves);
+}
+
+void
+pcapint_sfc_level_stats(struct pcapint_sfc_dumper *w,
+    struct pcap_dump_stats *st)
+{
+	const struct pcapint_sfc_adapt_ladder *ladder;
+	u_int i, n;
+
+	if (!w->codec->compresses)
+		return;
+	if (w->adapt == NULL) {
+		st->nlevels = 1;
+		st->levels[0] = w->level;
+		st->blocks_at_level[0] = SFC_LOAD(w->blocks_at[0]);
+		return;
+	}
+	/* The ladder never changes: only the counts need care. */
+	ladder = w->adapt->ladder;
+	st->adaptive = 1;
+	st->level_changes = SFC_LOAD(w->level_moves);
+	st->blocks_at_store = SFC_LOAD(w->blocks_at[PCAPINT_SFC_ADAPT_STORE]);
+	n = 0;
+	for (i = 1; i < ladder->nrungs && n < PCAP_DUMP_STATS_LEVELS; i++) {
+		st->levels[n] = ladder->rungs[i].level;
+		st->blocks_at_level[n] = SFC_LOAD(w->blocks_at[i]);
+		n++;
+	}
+	st->nlevels = (int)n;
+}
