@@ -305,6 +305,58 @@ dumpopts_setup(const char *program_name, pcap_dumper_t **pdd, char **name,
 		max_pending = (u_int)names_in_use - 1;
 }
 
+#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
+/*
+ * The blocks of an adaptive dumper at each level; every file of a run
+ * has the same ladder of levels, so they add up entry by entry.
+ */
+static void
+add_levels(const struct pcap_dump_stats *st)
+{
+	int i;
+
+	if (!st->adaptive)
+		return;
+	totals.adaptive = 1;
+	totals.level_changes += st->level_changes;
+	totals.blocks_at_store += st->blocks_at_store;
+	totals.nlevels = st->nlevels;
+	for (i = 0; i < st->nlevels && i < PCAP_DUMP_STATS_LEVELS; i++) {
+		totals.levels[i] = st->levels[i];
+		totals.blocks_at_level[i] += st->blocks_at_level[i];
+	}
+}
+
+/*
+ * "blocks at compression level -1: 12, 1: 300, 2: 159, stored: 3
+ * (5 changes)": the levels an adaptive dumper wrote blocks at, the
+ * blocks it stored because compressing did not pay, and how often it
+ * changed level.
+ */
+static void
+print_levels(void)
+{
+	const char *sep = "";
+	int i;
+
+	if (!totals.adaptive)
+		return;
+	fprintf(stderr, "blocks at compression level");
+	for (i = 0; i < totals.nlevels; i++) {
+		if (totals.blocks_at_level[i] == 0)
+			continue;
+		fprintf(stderr, "%s %d: %" PRIu64, sep, totals.levels[i],
+		    totals.blocks_at_level[i]);
+		sep = ",";
+	}
+	if (totals.blocks_at_store != 0)
+		fprintf(stderr, "%s stored: %" PRIu64, sep,
+		    totals.blocks_at_store);
+	fprintf(stderr, " (%" PRIu64 " change%s)\n", totals.level_changes,
+	    PLURAL_SUFFIX(totals.level_changes));
+}
+#endif
+
 /*
  * Add up one complete file and report its error.  Runs on whichever
  * thread finished the file; see "totals".
@@ -321,6 +373,7 @@ file_done(const char *name, int status, const struct pcap_dump_stats *st,
 			totals.ring_high_water = st->ring_high_water;
 		if (st->ring_size != 0)
 			totals.ring_size = st->ring_size;
+		add_levels(st);
 	}
 #endif
 	if (status == 0)
@@ -376,9 +429,12 @@ static void
 print_figures(void)
 {
 #ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
-	if (figures_printed || totals.ring_size == 0)
+	if (figures_printed)
 		return;
 	figures_printed = 1;
+	print_levels();
+	if (totals.ring_size == 0)
+		return;
 	fprintf(stderr, "%" PRIu64 " packet%s written\n",
 	    totals.records_written, PLURAL_SUFFIX(totals.records_written));
 	fprintf(stderr, "%" PRIu64 " packet%s dropped by writer (ring full)\n",
