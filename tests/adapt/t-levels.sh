@@ -1,0 +1,107 @@
+#!/bin/sh
+#
+# Compression that adapts to the bottleneck, end to end (libpcap's
+# sf-compress-level.c driving sf-compress-adapt.c):
+#
+# - "--compress=CODEC" and "CODEC:auto" let the dumper pick the level;
+#   a fixed level ("zstd:-5") prints no level line.
+# - Copying HTTP frames with the writer thread into a pipe drained at
+#   8 MB/s (tests/gen/slowsink), the disk is the limit: the dumper climbs
+#   above its first level, so one file holds blocks of several levels,
+#   and it reads back byte-identical to the input.  zstd, lz4 and gzip.
+# - Copying them into a file, the CPU is the limit: zstd never goes
+#   above its first level (-1), and the file reads back byte-identical.
+# - Random frames into the slow pipe: the codec saves nothing, the
+#   dumper does not climb.
+#
+# The figures come from tcpdump's exit line, "blocks at compression
+# level L: N, ...", which counts the blocks written at each level.
+
+. "$SLUICE_SRCDIR/tests/lib.sh"
+need_cmd cmp
+build_traffic_tools
+SINK=$TMPDIR/slowsink
+build_c "$SINK" "$SLUICE_SRCDIR/tests/gen/slowsink.c" ||
+    { t_fail "build slowsink"; t_done; }
+
+http=$TMPDIR/http.pcap
+rand=$TMPDIR/random.pcap
+"$GEN" --type http --count 100k --out "$http" >/dev/null 2>&1 &&
+"$GEN" --type random1518 --count 20k --out "$rand" >/dev/null 2>&1 ||
+    { t_fail "generate the input"; t_done; }
+
+# levels FILE: "L:N" for every level with blocks, from the exit line.
+levels() {
+	sed -n 's/^blocks at compression level \(.*\) ([0-9]* changes\{0,1\})$/\1/p' "$1" |
+	    tr ',' '\n' | sed 's/^ *//; s/: /:/'
+}
+
+# highest FILE: the highest level with blocks.
+highest() {
+	levels "$1" | grep -v '^stored' | cut -d: -f1 | sort -n | tail -n 1
+}
+
+# copy IN CODEC OUT ERR [slow]: tcpdump -r IN -w OUT, through the slow
+# pipe if asked; the exit status of tcpdump.
+copy() {
+	if [ "${5:-}" = slow ]; then
+		{ "$TCPDUMP" -r "$1" -w - --compress="$2" --writer-ring=4m \
+		    2>"$4"; echo $? >"$4.rc"; } |
+		    "$SINK" --rate 8M --chunk 65536 --max-seconds 30 \
+		    --out "$3" 2>/dev/null
+		return "$(cat "$4.rc")"
+	fi
+	"$TCPDUMP" -r "$1" -w "$3" --compress="$2" --writer-ring=4m 2>"$4"
+}
+
+# roundtrip FILE INPUT: reads back byte-identical.
+roundtrip() {
+	rm -f "$TMPDIR/back.pcap"
+	"$TCPDUMP" -r "$1" -w "$TMPDIR/back.pcap" 2>/dev/null &&
+	    cmp -s "$2" "$TMPDIR/back.pcap"
+}
+
+for c in zstd lz4 gzip; do
+	copy "$http" "$c" "$TMPDIR/slow.$c" "$TMPDIR/slow.err" slow
+	rc=$?
+	t_check "$c, slow pipe: exit 0" [ "$rc" = 0 ]
+	first=$(levels "$TMPDIR/slow.err" | head -n 1 | cut -d: -f1)
+	top=$(highest "$TMPDIR/slow.err")
+	n=$(levels "$TMPDIR/slow.err" | grep -cv '^stored')
+	t_check "$c, slow pipe: blocks at more than one level ($(levels "$TMPDIR/slow.err" | tr '\n' ' '))" \
+	    [ "$n" -ge 2 ]
+	t_check "$c, slow pipe: climbs above level $first (to $top)" \
+	    sh -c "[ -n '$top' ] && [ '$top' -gt '$first' ]"
+	t_check "$c, slow pipe: the mixed-level file reads back byte-identical" \
+	    roundtrip "$TMPDIR/slow.$c" "$http"
+	rm -f "$TMPDIR/slow.$c"
+done
+
+copy "$http" zstd:auto "$TMPDIR/fast.zst" "$TMPDIR/fast.err"
+t_check "zstd:auto to a file: exit 0" [ $? = 0 ]
+top=$(highest "$TMPDIR/fast.err")
+t_check "zstd:auto to a file: never above level -1 (highest: $top)" \
+    sh -c "[ -n '$top' ] && [ '$top' -le -1 ]"
+t_check "zstd:auto to a file: reads back byte-identical" \
+    roundtrip "$TMPDIR/fast.zst" "$http"
+
+copy "$rand" zstd "$TMPDIR/rand.zst" "$TMPDIR/rand.err" slow
+t_check "random frames, slow pipe: exit 0" [ $? = 0 ]
+top=$(highest "$TMPDIR/rand.err")
+t_check "random frames, slow pipe: no climb above level -1 (highest: ${top:-none})" \
+    sh -c "[ -z '$top' ] || [ '$top' -le -1 ]"
+t_check "random frames, slow pipe: reads back byte-identical" \
+    roundtrip "$TMPDIR/rand.zst" "$rand"
+
+copy "$http" zstd:-5 "$TMPDIR/fixed.zst" "$TMPDIR/fixed.err"
+t_check "zstd:-5: exit 0 and no level line" sh -c \
+    "[ $? = 0 ] && ! grep -q '^blocks at compression level' '$TMPDIR/fixed.err'"
+
+"$TCPDUMP" -r "$http" -c 1 -w "$TMPDIR/bad" --compress=zstd:fast \
+    >/dev/null 2>"$TMPDIR/bad.err"
+t_check "zstd:fast: exit 1" [ $? = 1 ]
+t_check "zstd:fast: one sentence" grep -q 'invalid compression level "fast" for zstd' "$TMPDIR/bad.err"
+"$TCPDUMP" -r "$http" -c 1 -w "$TMPDIR/bad" --compress=none:auto \
+    >/dev/null 2>"$TMPDIR/bad.err"
+t_check "none:auto: refused, takes no level" grep -q 'compression "none" takes no level' "$TMPDIR/bad.err"
+t_done
