@@ -3,21 +3,11 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * tcpdump's side of compressed savefiles and of the writer thread:
- * the options that go to libpcap's dumper options, and closing
- * savefiles.  Kept out of tcpdump.c, which only calls in here.
- *
- * Closing is where the writer thread matters.  Closing a dumper with a
- * writer thread waits until its ring is on disk, seconds behind a slow
- * disk; at a -C or -G rotation that would stop the capture for as long.
- * So a rotation hands the old dumper to libpcap's closing thread
- * (pcap_dump_close_async()) and capture goes on into the next file at
- * once; the -z command runs on the old file once it is complete, from
- * that thread, and its figures are added up there.  The last file is
- * closed here, after the earlier ones are complete, so the -z commands
- * run and the figures print in file order; -z runs on the last file too,
- * as a file that was never rotated away from is as finished as the
- * others.
+ * tcpdump's savefile options, which go to libpcap's dumper options:
+ * --compress, --writer-cpu and --writer-ring, the checks that need all
+ * the options, and the writer thread that a live capture to a savefile
+ * gets by default.  dumpfile.c opens and closes the savefiles with the
+ * options built here.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -28,30 +18,24 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <pcap.h>
 
 #include "netdissect.h"
+#include "interface.h"
 #include "dumpopts.h"
 
 #ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
-pcap_dump_options_t *dump_options;
-#endif
-volatile sig_atomic_t dumpopts_flush_requested;
 
-#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
+pcap_dump_options_t *dumpopts_options;	/* NULL: a plain dumper */
+int dumpopts_writer_on;			/* a writer thread, asked for or by default */
+
 static int compress_given;	/* --compress */
-#endif
 static int writer_given;	/* --writer-cpu or --writer-ring */
-#ifdef HAVE_PCAP_DUMP_OPTIONS_SET_WRITER_THREAD
 static int writer_cpu_given;	/* --writer-cpu */
 static int writer_off;		/* --writer-ring=0 */
-#endif
-static int writer_on;		/* a writer thread, asked for or by default */
 
 /*
  * How much nicer than the capture the writer thread runs.  Where the
@@ -63,58 +47,38 @@ static int writer_on;		/* a writer thread, asked for or by default */
  * share, as a starved writer fills the ring and drops as surely.
  */
 #define	WRITER_NICE_INCR	5
-static const char *prog = "tcpdump";
-static pcap_dumper_t **current;	/* the dumper in use, for dumpopts_exit() */
-static char **current_name;
-static void (*zcmd)(const char *);	/* -z */
-/*
- * Files handed to the closing thread and not yet complete.  Each keeps
- * its ring and the backlog in it, so without a bound a disk slower than
- * the rotations would let memory grow with every file; past this many
- * the capture waits for the oldest file, and the kernel's buffer, whose
- * drops are counted, takes the backlog instead.
- */
-#define MAX_FILES_CLOSING	4
-static u_int max_pending = MAX_FILES_CLOSING;
 
 /*
- * What the files closed so far add up to.  With a writer thread, files
- * of rotations are finished on libpcap's closing thread, which alone
- * updates these until pcap_dump_close_async_wait() says it is done.
+ * The ring of a writer thread that tcpdump starts by default: libpcap's
+ * default, PCAP_DUMP_WRITER_RING_DEFAULT (128 MiB), or a sixteenth of
+ * the machine's memory if that is less, as a ring behind a slow disk
+ * fills and stays resident, and tcpdump also runs on small boxes; but
+ * not below 4 MiB, a few blocks of any codec.
  */
-static int dump_failed;
-static int figures_printed;
-#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
-static struct pcap_dump_stats totals;
-#endif
+#define	DEFAULT_RING_MIN	((size_t)4 * 1024 * 1024)
 
-#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
 static int
 options_create(char *ebuf)
 {
-	if (dump_options == NULL &&
-	    (dump_options = pcap_dump_options_create(ebuf)) == NULL)
+	if (dumpopts_options == NULL &&
+	    (dumpopts_options = pcap_dump_options_create(ebuf)) == NULL)
 		return (-1);
 	return (0);
 }
 
-/* --compress[=ALGO[:LEVEL]] */
 int
 dumpopts_compress(const char *arg, char *ebuf)
 {
 	if (options_create(ebuf) != 0)
 		return (-1);
 	compress_given = 1;
-	return (pcap_dump_options_set_compression(dump_options, arg, ebuf));
+	return (pcap_dump_options_set_compression(dumpopts_options, arg, ebuf));
 }
-#endif
 
-#ifdef HAVE_PCAP_DUMP_OPTIONS_SET_WRITER_THREAD
 /*
- * --writer-cpu=N (cpu != 0) pins a writer thread, --writer-ring=SIZE
- * [k|m|g] sets the size of its ring; either turns it on, and
- * --writer-ring=0 turns it off.  ebuf gets the whole message, the
- * option's name included.
+ * --writer-cpu=N pins a writer thread, --writer-ring=SIZE[k|m|g] sets
+ * the size of its ring; either turns it on, and --writer-ring=0 turns
+ * it off.
  */
 int
 dumpopts_writer(int cpu, const char *arg, char *ebuf)
@@ -153,11 +117,11 @@ dumpopts_writer(int cpu, const char *arg, char *ebuf)
 		return (-1);
 	}
 	if (cpu)
-		r = pcap_dump_options_set_writer_cpu(dump_options, (int)v,
+		r = pcap_dump_options_set_writer_cpu(dumpopts_options, (int)v,
 		    msg);
 	else {
 		writer_off = v == 0;
-		r = pcap_dump_options_set_writer_thread(dump_options,
+		r = pcap_dump_options_set_writer_thread(dumpopts_options,
 		    (size_t)v << shift, msg);
 	}
 	if (r != 0) {
@@ -166,17 +130,6 @@ dumpopts_writer(int cpu, const char *arg, char *ebuf)
 	}
 	return (0);
 }
-#endif
-
-#ifdef HAVE_PCAP_DUMP_OPTIONS_SET_WRITER_THREAD
-/*
- * The ring of a writer thread that tcpdump starts by default: libpcap's
- * default, PCAP_DUMP_WRITER_RING_DEFAULT (128 MiB), or a sixteenth of
- * the machine's memory if that is less, as a ring behind a slow disk
- * fills and stays resident, and tcpdump also runs on small boxes; but
- * not below 4 MiB, a few blocks of any codec.
- */
-#define	DEFAULT_RING_MIN	((size_t)4 * 1024 * 1024)
 
 static size_t
 default_ring_size(void)
@@ -201,15 +154,12 @@ default_ring_size(void)
 
 /*
  * A live capture to a savefile gets a writer thread unless told
- * otherwise (--writer-ring=0).  Measured in bench/ (2 CPUs, 2-second
- * bursts, medians of 3 runs, 2026-11-22): into a pipe drained at
- * 20 MB/s, random 1518-byte frames at 20,000 and 80,000 frames/s lost
- * 30.5% and 82.6% without it, 0% and 28.3% with it; to a file, 1518-
- * byte frames at 400,000 frames/s lost 7.6% without it, 0.04% with it.
- * What it costs is the copy into the ring, where the disk keeps up and
- * the CPUs are busy: random 1518-byte frames at 400,000 frames/s to a
- * file lost 0.00% without it and 0.25% with it.  A slow moment of the
- * disk loses far more than the copy costs, hence on by default.
+ * otherwise (--writer-ring=0), as a disk that stalls for a moment then
+ * costs ring space instead of packets.  Into a pipe drained at 20 MB/s,
+ * bursts of random 1518-byte frames at 20,000 frames/s lost 30% of them
+ * without the thread and none with it; what the thread costs, the copy
+ * into its ring, was at most 0.25% of the frames, where the disk kept
+ * up and both CPUs were busy (bench/README has the measurements).
  *
  * Not when reading savefiles: nothing overflows there if the disk is
  * slow, and the thread only adds the copy into its ring.  Not with -U
@@ -223,28 +173,21 @@ writer_by_default(void)
 	char msg[PCAP_ERRBUF_SIZE];
 	int created;
 
-	created = dump_options == NULL;
+	created = dumpopts_options == NULL;
 	if (options_create(msg) != 0)
 		return;
-	if (pcap_dump_options_set_writer_thread(dump_options,
+	if (pcap_dump_options_set_writer_thread(dumpopts_options,
 	    default_ring_size(), msg) == 0)
-		writer_on = 1;
+		dumpopts_writer_on = 1;
 	else if (created) {
-		pcap_dump_options_free(dump_options);
-		dump_options = NULL;
+		pcap_dump_options_free(dumpopts_options);
+		dumpopts_options = NULL;
 	}
 }
-#endif
 
-/*
- * After all the options: refuse what does not go together, and decide
- * whether there is a writer thread.  OFFLINE: packets come from
- * savefiles (-r, -V); PACKET_BUFFERED: -U.
- */
 int
 dumpopts_check(int have_w, int offline, int packet_buffered, char *ebuf)
 {
-#ifdef HAVE_PCAP_DUMP_OPTIONS_SET_WRITER_THREAD
 	char msg[PCAP_ERRBUF_SIZE];
 
 	if (writer_off && writer_cpu_given) {
@@ -252,11 +195,11 @@ dumpopts_check(int have_w, int offline, int packet_buffered, char *ebuf)
 		    "--writer-cpu cannot be used with --writer-ring=0.");
 		return (-1);
 	}
-	writer_on = writer_given && !writer_off;
+	dumpopts_writer_on = writer_given && !writer_off;
 	/* Without a thread or compression, the plain dumper stock has. */
 	if (writer_off && !compress_given) {
-		pcap_dump_options_free(dump_options);
-		dump_options = NULL;
+		pcap_dump_options_free(dumpopts_options);
+		dumpopts_options = NULL;
 	}
 	if (have_w && !writer_given && !offline && !packet_buffered)
 		writer_by_default();
@@ -266,13 +209,12 @@ dumpopts_check(int have_w, int offline, int packet_buffered, char *ebuf)
 	 * the user is told so.  A thread that fails to lower its priority
 	 * on a system that has it fails the open, and tcpdump with it.
 	 */
-	if (have_w && writer_on &&
-	    pcap_dump_options_set_writer_priority(dump_options,
+	if (have_w && dumpopts_writer_on &&
+	    pcap_dump_options_set_writer_priority(dumpopts_options,
 	    WRITER_NICE_INCR, msg) != 0)
 		fprintf(stderr,
 		    "%s: warning: %.200s; the writer thread runs at the capture's priority\n",
-		    prog, msg);
-#endif
+		    program_name, msg);
 	if (have_w)
 		return (0);
 	if (writer_given) {
@@ -280,7 +222,7 @@ dumpopts_check(int have_w, int offline, int packet_buffered, char *ebuf)
 		    "--writer-cpu and --writer-ring cannot be used without -w.");
 		return (-1);
 	}
-	if (dump_options != NULL) {
+	if (dumpopts_options != NULL) {
 		snprintf(ebuf, PCAP_ERRBUF_SIZE,
 		    "--compress cannot be used without -w.");
 		return (-1);
@@ -288,232 +230,34 @@ dumpopts_check(int have_w, int offline, int packet_buffered, char *ebuf)
 	return (0);
 }
 
-void
-dumpopts_setup(const char *program_name, pcap_dumper_t **pdd, char **name,
-    void (*z)(const char *), int names_in_use)
-{
-	prog = program_name;
-	current = pdd;
-	current_name = name;
-	zcmd = z;
-	/*
-	 * -C with -W reuses names: before a name comes round again, the
-	 * file that had it must be complete, or opening it anew would
-	 * truncate a file still being written.
-	 */
-	if (names_in_use > 0 && (u_int)names_in_use - 1 < max_pending)
-		max_pending = (u_int)names_in_use - 1;
-}
-
-#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
-/*
- * The blocks of an adaptive dumper at each level; every file of a run
- * has the same ladder of levels, so they add up entry by entry.
- */
-static void
-add_levels(const struct pcap_dump_stats *st)
-{
-	int i;
-
-	if (!st->adaptive)
-		return;
-	totals.adaptive = 1;
-	totals.level_changes += st->level_changes;
-	totals.blocks_at_store += st->blocks_at_store;
-	totals.nlevels = st->nlevels;
-	for (i = 0; i < st->nlevels && i < PCAP_DUMP_STATS_LEVELS; i++) {
-		totals.levels[i] = st->levels[i];
-		totals.blocks_at_level[i] += st->blocks_at_level[i];
-	}
-}
+#else /* HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS */
 
 /*
- * "blocks at compression level -1: 12, 1: 300, 2: 159, stored: 3
- * (5 changes)": the levels an adaptive dumper wrote blocks at, the
- * blocks it stored because compressing did not pay, and how often it
- * changed level.
+ * The libpcap tcpdump was built with has no dumper options: the options
+ * are known, so that the user learns why they do not work, and refused.
  */
-static void
-print_levels(void)
+int
+dumpopts_compress(const char *arg _U_, char *ebuf)
 {
-	const char *sep = "";
-	int i;
-
-	if (!totals.adaptive)
-		return;
-	fprintf(stderr, "blocks at compression level");
-	for (i = 0; i < totals.nlevels; i++) {
-		if (totals.blocks_at_level[i] == 0)
-			continue;
-		fprintf(stderr, "%s %d: %" PRIu64, sep, totals.levels[i],
-		    totals.blocks_at_level[i]);
-		sep = ",";
-	}
-	if (totals.blocks_at_store != 0)
-		fprintf(stderr, "%s stored: %" PRIu64, sep,
-		    totals.blocks_at_store);
-	fprintf(stderr, " (%" PRIu64 " change%s)\n", totals.level_changes,
-	    PLURAL_SUFFIX(totals.level_changes));
-}
-#endif
-
-/*
- * Add up one complete file and report its error.  Runs on whichever
- * thread finished the file; see "totals".
- */
-static void
-file_done(const char *name, int status, const struct pcap_dump_stats *st,
-    const char *errmsg)
-{
-#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
-	if (st != NULL) {
-		totals.records_written += st->records_written;
-		totals.records_dropped += st->records_dropped;
-		if (st->ring_high_water > totals.ring_high_water)
-			totals.ring_high_water = st->ring_high_water;
-		if (st->ring_size != 0)
-			totals.ring_size = st->ring_size;
-		add_levels(st);
-	}
-#endif
-	if (status == 0)
-		return;
-	dump_failed = 1;
-	if (st != NULL)
-		fprintf(stderr, "%s: %s: %s (%" PRIu64 " packets lost)\n",
-		    prog, name, errmsg != NULL ? errmsg : "write error",
-		    st->records_lost);
-	else
-		fprintf(stderr, "%s: %s: %s\n", prog, name,
-		    errmsg != NULL ? errmsg : "write error");
-}
-
-/* Flush, take the figures, close, on this thread. */
-static void
-close_now(pcap_dumper_t *d, const char *name)
-{
-	const struct pcap_dump_stats *stp = NULL;
-	const char *e = NULL;
-	int status;
-#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
-	struct pcap_dump_stats st;
-#endif
-
-	status = pcap_dump_flush(d) == -1 ? -1 : 0;
-#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
-	memset(&st, 0, sizeof(st));
-	if (pcap_dump_get_stats(d, &st, sizeof(st)) == 0)
-		stp = &st;
-	e = pcap_dump_geterr(d);
-#endif
-	file_done(name, status, stp, e);
-	pcap_dump_close(d);
-}
-
-#ifdef HAVE_PCAP_DUMP_CLOSE_ASYNC
-/* libpcap's closing thread calls this once a rotated file is complete. */
-static void
-rotated_done(void *user, int status, const struct pcap_dump_stats *st,
-    const char *errmsg)
-{
-	char *name = user;
-
-	file_done(name, status, st, errmsg);
-	if (zcmd != NULL)
-		zcmd(name);
-	free(name);
-}
-#endif
-
-static void
-print_figures(void)
-{
-#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
-	if (figures_printed)
-		return;
-	figures_printed = 1;
-	print_levels();
-	if (totals.ring_size == 0)
-		return;
-	fprintf(stderr, "%" PRIu64 " packet%s written\n",
-	    totals.records_written, PLURAL_SUFFIX(totals.records_written));
-	fprintf(stderr, "%" PRIu64 " packet%s dropped by writer (ring full)\n",
-	    totals.records_dropped, PLURAL_SUFFIX(totals.records_dropped));
-	fprintf(stderr, "ring high-water mark %" PRIu64 " of %" PRIu64 " bytes\n",
-	    totals.ring_high_water, totals.ring_size);
-#endif
+	snprintf(ebuf, PCAP_ERRBUF_SIZE,
+	    "this tcpdump's libpcap cannot write compressed savefiles");
+	return (-1);
 }
 
 int
-dumpopts_close(pcap_dumper_t **pdd, const char *name, int last)
+dumpopts_writer(int cpu, const char *arg _U_, char *ebuf)
 {
-	pcap_dumper_t *d;
-#ifdef HAVE_PCAP_DUMP_CLOSE_ASYNC
-	char ebuf[PCAP_ERRBUF_SIZE];
-	char *copy;
-#endif
-
-	d = *pdd;
-	*pdd = NULL;
-#ifdef HAVE_PCAP_DUMP_CLOSE_ASYNC
-	if (d != NULL && !last && writer_on) {
-		copy = strdup(name);
-		if (copy != NULL &&
-		    pcap_dump_close_async(d, rotated_done, copy, ebuf) == 0) {
-			/* Not dump_failed: the closing thread may write it. */
-			(void)pcap_dump_close_async_wait(max_pending);
-			return (0);
-		}
-		free(copy);
-		fprintf(stderr,
-		    "%s: WARNING: closing %s on this thread: %s\n", prog, name,
-		    copy == NULL ? "out of memory" : ebuf);
-	}
-	/* The earlier files first, and never two threads on "totals". */
-	(void)pcap_dump_close_async_wait(0);
-#endif
-	if (d == NULL)
-		return (dump_failed ? -1 : 0);
-	close_now(d, name);
-	if (zcmd != NULL)
-		zcmd(name);
-	if (last)
-		print_figures();
-	return (dump_failed ? -1 : 0);
+	snprintf(ebuf, PCAP_ERRBUF_SIZE,
+	    "%s: this tcpdump's libpcap has no writer thread",
+	    cpu ? "--writer-cpu" : "--writer-ring");
+	return (-1);
 }
 
-/*
- * SIGUSR2 asks for a flush.  The handler only sets a flag: a flush takes
- * a lock and, with a writer thread, waits for it, neither of which a
- * signal handler may do, and the dumper it would use can be closed by a
- * rotation at any time.  The capture loop flushes the current dumper.
- */
-void
-dumpopts_flush_if_asked(pcap_dumper_t *d)
+int
+dumpopts_check(int have_w _U_, int offline _U_, int packet_buffered _U_,
+    char *ebuf _U_)
 {
-	if (!dumpopts_flush_requested)
-		return;
-	dumpopts_flush_requested = 0;
-	if (d != NULL)
-		(void)pcap_dump_flush(d);
+	return (0);
 }
 
-/*
- * exit() neither closes a dumper nor waits for threads: a file that a
- * rotation handed over would lose what its ring still holds, and the
- * current one its last block, whenever tcpdump exits through error() or
- * the -W file limit.  Finish them.
- */
-void
-dumpopts_exit(void)
-{
-#ifdef HAVE_PCAP_DUMP_CLOSE_ASYNC
-	(void)pcap_dump_close_async_wait(0);
-#endif
-	if (current != NULL && *current != NULL) {
-		close_now(*current, current_name != NULL &&
-		    *current_name != NULL ? *current_name : "savefile");
-		*current = NULL;
-	}
-	print_figures();
-}
+#endif /* HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS */

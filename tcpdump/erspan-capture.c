@@ -19,8 +19,6 @@
 
 #include <config.h>
 
-#ifdef HAVE_PCAP_ERSPAN_STATS
-
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -30,6 +28,8 @@
 
 #include "netdissect.h"
 #include "erspan-capture.h"
+
+#ifdef HAVE_PCAP_ERSPAN_STATS
 
 #define ERSPAN_MAX_SESSION	1023	/* 10-bit session ID */
 
@@ -98,6 +98,29 @@ erspan_print_stats(pcap_t *p)
 	    pcap_erspan_stats(p, &skipped) == 0)
 		fprintf(stderr, "%u packet%s skipped as not ERSPAN\n",
 		    skipped, PLURAL_SUFFIX(skipped));
+}
+
+#else /* HAVE_PCAP_ERSPAN_STATS */
+
+/*
+ * The libpcap tcpdump was built with has no ERSPAN mode: the option is
+ * known, so that the user learns why it does not work, and refused.
+ */
+int
+erspan_option(const char *arg _U_, int yflag_dlt _U_, erspan_fail_fn fail)
+{
+	fail("--erspan: this tcpdump's libpcap has no ERSPAN mode");
+	return (-1);
+}
+
+void
+erspan_open(pcap_t *p _U_, int yflag_dlt _U_, erspan_fail_fn fail _U_)
+{
+}
+
+void
+erspan_print_stats(pcap_t *p _U_)
+{
 }
 
 #endif /* HAVE_PCAP_ERSPAN_STATS */

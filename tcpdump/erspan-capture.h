@@ -6,14 +6,15 @@
 
 /*
  * tcpdump --erspan[=SESSION] (erspan-capture.c).  tcpdump.c includes
- * this after <pcap.h>; the functions exist when libpcap has ERSPAN mode
- * (HAVE_PCAP_ERSPAN_STATS).
+ * this after <pcap.h>.  The functions exist in every build, so tcpdump.c
+ * calls them without #ifdefs: with a libpcap that has no ERSPAN mode
+ * (no HAVE_PCAP_ERSPAN_STATS), erspan_option() refuses the option and
+ * the others do nothing.
  */
 
 #ifndef erspan_capture_h
 #define erspan_capture_h
 
-#ifdef HAVE_PCAP_ERSPAN_STATS
 /*
  * How a failure is reported: tcpdump's error(), which prints the
  * message and exits.
@@ -39,6 +40,5 @@ void	erspan_open(pcap_t *p, int yflag_dlt, erspan_fail_fn fail);
  * skipped as not ERSPAN, if it is in ERSPAN mode.
  */
 void	erspan_print_stats(pcap_t *p);
-#endif /* HAVE_PCAP_ERSPAN_STATS */
 
 #endif /* erspan_capture_h */

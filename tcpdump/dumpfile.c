@@ -1,0 +1,375 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Opening, flushing and closing tcpdump's savefiles, with the options
+ * of dumpopts.c.  Kept out of tcpdump.c, which only calls in here.
+ *
+ * Closing is where the writer thread matters.  Closing a dumper with a
+ * writer thread waits until its ring is on disk, seconds behind a slow
+ * disk; at a -C or -G rotation that would stop the capture for as long.
+ * So a rotation hands the old dumper to libpcap's closing thread
+ * (pcap_dump_close_async()) and capture goes on into the next file at
+ * once; the -z command runs on the old file once it is complete, from
+ * that thread, and its figures are added up there.  The last file is
+ * closed here, after the earlier ones are complete, so the -z commands
+ * run and the figures print in file order; -z runs on the last file too,
+ * as a file that was never rotated away from is as finished as the
+ * others.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "netdissect-stdinc.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcap.h>
+
+#include "netdissect.h"
+#include "interface.h"
+#include "dumpopts.h"
+#include "dumpfile.h"
+
+volatile sig_atomic_t dumpfile_flush_requested;
+
+static pcap_dumper_t **current;	/* the dumper in use, for dumpfile_exit() */
+static char **current_name;
+static void (*zcmd)(const char *);	/* -z */
+
+/*
+ * Files handed to the closing thread and not yet complete.  Each keeps
+ * its ring and the backlog in it, so without a bound a disk slower than
+ * the rotations would let memory grow with every file; past this many
+ * the capture waits for the oldest file, and the kernel's buffer, whose
+ * drops are counted, takes the backlog instead.
+ */
+#define MAX_FILES_CLOSING	4
+static u_int max_pending = MAX_FILES_CLOSING;
+
+/*
+ * What the files closed so far add up to.  With a writer thread, files
+ * of rotations are finished on libpcap's closing thread, which alone
+ * updates these until pcap_dump_close_async_wait() says it is done.
+ */
+static int dump_failed;
+static int figures_printed;
+
+#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
+static struct pcap_dump_stats totals;
+
+pcap_dumper_t *
+dumpfile_open(pcap_t *p, const char *name)
+{
+	return (pcap_dump_open_with_options(p, name, dumpopts_options));
+}
+
+pcap_dumper_t *
+dumpfile_fopen(pcap_t *p, FILE *fp)
+{
+	return (pcap_dump_fopen_with_options(p, fp, dumpopts_options));
+}
+
+/*
+ * The blocks of an adaptive dumper at each level; every file of a run
+ * has the same ladder of levels, so they add up entry by entry.
+ */
+static void
+add_levels(const struct pcap_dump_stats *st)
+{
+	int i;
+
+	if (!st->adaptive)
+		return;
+	totals.adaptive = 1;
+	totals.level_changes += st->level_changes;
+	totals.blocks_at_store += st->blocks_at_store;
+	totals.nlevels = st->nlevels;
+	for (i = 0; i < st->nlevels && i < PCAP_DUMP_STATS_LEVELS; i++) {
+		totals.levels[i] = st->levels[i];
+		totals.blocks_at_level[i] += st->blocks_at_level[i];
+	}
+}
+
+static void
+add_figures(const struct pcap_dump_stats *st)
+{
+	totals.records_written += st->records_written;
+	totals.records_dropped += st->records_dropped;
+	if (st->ring_high_water > totals.ring_high_water)
+		totals.ring_high_water = st->ring_high_water;
+	if (st->ring_size != 0)
+		totals.ring_size = st->ring_size;
+	add_levels(st);
+}
+
+/*
+ * "blocks at compression level -1: 12, 1: 300, 2: 159, stored: 3
+ * (5 changes)": the levels an adaptive dumper wrote blocks at, the
+ * blocks it stored because compressing did not pay, and how often it
+ * changed level.
+ */
+static void
+print_levels(void)
+{
+	const char *sep = "";
+	int i;
+
+	if (!totals.adaptive)
+		return;
+	fprintf(stderr, "blocks at compression level");
+	for (i = 0; i < totals.nlevels; i++) {
+		if (totals.blocks_at_level[i] == 0)
+			continue;
+		fprintf(stderr, "%s %d: %" PRIu64, sep, totals.levels[i],
+		    totals.blocks_at_level[i]);
+		sep = ",";
+	}
+	if (totals.blocks_at_store != 0)
+		fprintf(stderr, "%s stored: %" PRIu64, sep,
+		    totals.blocks_at_store);
+	fprintf(stderr, " (%" PRIu64 " change%s)\n", totals.level_changes,
+	    PLURAL_SUFFIX(totals.level_changes));
+}
+
+static void
+print_figures(void)
+{
+	if (figures_printed)
+		return;
+	figures_printed = 1;
+	print_levels();
+	if (totals.ring_size == 0)
+		return;
+	fprintf(stderr, "%" PRIu64 " packet%s written\n",
+	    totals.records_written, PLURAL_SUFFIX(totals.records_written));
+	fprintf(stderr, "%" PRIu64 " packet%s dropped by writer (ring full)\n",
+	    totals.records_dropped, PLURAL_SUFFIX(totals.records_dropped));
+	fprintf(stderr, "ring high-water mark %" PRIu64 " of %" PRIu64 " bytes\n",
+	    totals.ring_high_water, totals.ring_size);
+}
+
+/* The figures of the dumper d, or NULL if it has none. */
+static const struct pcap_dump_stats *
+get_figures(pcap_dumper_t *d, struct pcap_dump_stats *st, const char **errmsg)
+{
+	memset(st, 0, sizeof(*st));
+	*errmsg = pcap_dump_geterr(d);
+	return (pcap_dump_get_stats(d, st, sizeof(*st)) == 0 ? st : NULL);
+}
+
+#else /* HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS */
+
+/*
+ * A libpcap without dumper options: plain dumpers, and no figures; the
+ * one field file_done() reads stands for libpcap's structure.
+ */
+struct pcap_dump_stats {
+	uint64_t records_lost;
+};
+
+pcap_dumper_t *
+dumpfile_open(pcap_t *p, const char *name)
+{
+	return (pcap_dump_open(p, name));
+}
+
+pcap_dumper_t *
+dumpfile_fopen(pcap_t *p, FILE *fp)
+{
+	return (pcap_dump_fopen(p, fp));
+}
+
+static void
+add_figures(const struct pcap_dump_stats *st _U_)
+{
+}
+
+static void
+print_figures(void)
+{
+	figures_printed = 1;
+}
+
+static const struct pcap_dump_stats *
+get_figures(pcap_dumper_t *d _U_, struct pcap_dump_stats *st _U_,
+    const char **errmsg)
+{
+	*errmsg = NULL;
+	return (NULL);
+}
+
+#endif /* HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS */
+
+void
+dumpfile_setup(pcap_dumper_t **pdd, char **name, void (*z)(const char *),
+    int names_in_use)
+{
+	current = pdd;
+	current_name = name;
+	zcmd = z;
+	/*
+	 * -C with -W reuses names: before a name comes round again, the
+	 * file that had it must be complete, or opening it anew would
+	 * truncate a file still being written.
+	 */
+	if (names_in_use > 0 && (u_int)names_in_use - 1 < max_pending)
+		max_pending = (u_int)names_in_use - 1;
+}
+
+/*
+ * Add up one complete file and report its error.  Runs on whichever
+ * thread finished the file; see "totals".
+ */
+static void
+file_done(const char *name, int status, const struct pcap_dump_stats *st,
+    const char *errmsg)
+{
+	if (st != NULL)
+		add_figures(st);
+	if (status == 0)
+		return;
+	dump_failed = 1;
+	if (st != NULL)
+		fprintf(stderr, "%s: %s: %s (%" PRIu64 " packets lost)\n",
+		    program_name, name,
+		    errmsg != NULL ? errmsg : "write error", st->records_lost);
+	else
+		fprintf(stderr, "%s: %s: %s\n", program_name, name,
+		    errmsg != NULL ? errmsg : "write error");
+}
+
+/* Flush, take the figures, close, on this thread. */
+static void
+close_now(pcap_dumper_t *d, const char *name)
+{
+	struct pcap_dump_stats st;
+	const struct pcap_dump_stats *stp;
+	const char *errmsg;
+	int status;
+
+	status = pcap_dump_flush(d) == -1 ? -1 : 0;
+	stp = get_figures(d, &st, &errmsg);
+	file_done(name, status, stp, errmsg);
+	pcap_dump_close(d);
+}
+
+#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
+/* libpcap's closing thread calls this once a rotated file is complete. */
+static void
+rotated_done(void *user, int status, const struct pcap_dump_stats *st,
+    const char *errmsg)
+{
+	char *name = user;
+
+	file_done(name, status, st, errmsg);
+	if (zcmd != NULL)
+		zcmd(name);
+	free(name);
+}
+
+/*
+ * At a rotation, with a writer thread: hand the dumper to libpcap's
+ * closing thread.  0 if it took it, -1 if this thread must close it
+ * (no writer thread, or, with a warning, the closing thread failed).
+ */
+static int
+close_in_background(pcap_dumper_t *d, const char *name)
+{
+	char ebuf[PCAP_ERRBUF_SIZE];
+	char *copy;
+
+	if (!dumpopts_writer_on)
+		return (-1);
+	copy = strdup(name);
+	if (copy != NULL &&
+	    pcap_dump_close_async(d, rotated_done, copy, ebuf) == 0) {
+		(void)pcap_dump_close_async_wait(max_pending);
+		return (0);
+	}
+	free(copy);
+	fprintf(stderr, "%s: WARNING: closing %s on this thread: %s\n",
+	    program_name, name, copy == NULL ? "out of memory" : ebuf);
+	return (-1);
+}
+
+/* The files handed to the closing thread are complete. */
+static void
+wait_for_background(void)
+{
+	(void)pcap_dump_close_async_wait(0);
+}
+#else
+static int
+close_in_background(pcap_dumper_t *d _U_, const char *name _U_)
+{
+	return (-1);
+}
+
+static void
+wait_for_background(void)
+{
+}
+#endif /* HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS */
+
+int
+dumpfile_close(pcap_dumper_t **pdd, const char *name, int last)
+{
+	pcap_dumper_t *d;
+
+	d = *pdd;
+	*pdd = NULL;
+	/* Not dump_failed: the closing thread may set it later. */
+	if (d != NULL && !last && close_in_background(d, name) == 0)
+		return (0);
+	/* The earlier files first, and never two threads on "totals". */
+	wait_for_background();
+	if (d == NULL)
+		return (dump_failed ? -1 : 0);
+	close_now(d, name);
+	if (zcmd != NULL)
+		zcmd(name);
+	if (last)
+		print_figures();
+	return (dump_failed ? -1 : 0);
+}
+
+/*
+ * SIGUSR2 asks for a flush.  The handler only sets a flag: a flush takes
+ * a lock and, with a writer thread, waits for it, neither of which a
+ * signal handler may do, and the dumper it would use can be closed by a
+ * rotation at any time.  The capture loop flushes the current dumper.
+ */
+void
+dumpfile_flush_if_asked(pcap_dumper_t *d)
+{
+	if (!dumpfile_flush_requested)
+		return;
+	dumpfile_flush_requested = 0;
+	if (d != NULL)
+		(void)pcap_dump_flush(d);
+}
+
+/*
+ * exit() neither closes a dumper nor waits for threads: a file that a
+ * rotation handed over would lose what its ring still holds, and the
+ * current one its last block, whenever tcpdump exits through error() or
+ * the -W file limit.  Finish them.
+ */
+void
+dumpfile_exit(void)
+{
+	wait_for_background();
+	if (current != NULL && *current != NULL) {
+		close_now(*current, current_name != NULL &&
+		    *current_name != NULL ? *current_name : "savefile");
+		*current = NULL;
+	}
+	print_figures();
+}
