@@ -16,6 +16,16 @@
  * unit is complete and its checksum matched, so a damaged or cut block
  * is never delivered, in part or whole; the error says what is wrong
  * and at which byte offset of the compressed file.
+ *
+ * The stream seeks as the file would (ftell(), fseek() and rewind() on
+ * pcap_file() see uncompressed offsets), where the compressed file can
+ * seek: programs rewind a capture, or search it by time.  The reader
+ * notes where each unit starts, in the compressed file and in the
+ * uncompressed stream, as it goes, and a seek backwards starts a new
+ * decoder at the unit that holds the target, or at the beginning of
+ * the file where units do not stand alone, then decompresses forward
+ * to the target.  A pipe cannot seek, and the stream says so (ESPIPE)
+ * as a pipe of an uncompressed capture does.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -65,6 +75,22 @@ struct sfc_reader {
 	int	err;		/* sticky: every later read fails */
 	int64_t	unit_off;
 	char	errmsg[PCAP_ERRBUF_SIZE];
+
+	/* Seeking; offsets in the uncompressed stream are "uoff". */
+	int64_t	upos;		/* uoff of the next byte handed out */
+	int64_t	hold_uoff;	/* uoff of hold[0] */
+	int	seekable;	/* raw file: 1 seeks, -1 cannot, 0 not asked */
+	int	past_end;	/* a seek went past the end: reads give 0 */
+	int64_t	end_uoff;	/* the length of the stream, once known */
+	struct sfc_unit_start *units;	/* where units start, ascending */
+	size_t	nunits;
+	size_t	units_size;
+};
+
+/* A unit starts at byte coff of the compressed file, and uoff. */
+struct sfc_unit_start {
+	int64_t	coff;
+	int64_t	uoff;
 };
 
 /* Open readers, to find an error message from p->rfile. */
@@ -223,6 +249,34 @@ sfc_reader_error(struct sfc_reader *r, ssize_t n, const char *ebuf)
 }
 
 /*
+ * A unit starts at coff in the compressed file and uoff in the stream.
+ * Units are met in order, again after a seek backwards, so a unit past
+ * the last one noted is new.  Without memory for the note, a seek
+ * starts from an earlier unit.
+ */
+static void
+sfc_note_unit(struct sfc_reader *r, int64_t coff, int64_t uoff)
+{
+	struct sfc_unit_start *nu;
+	size_t nsize;
+
+	if (!r->codec->dec_units_independent ||
+	    coff <= r->units[r->nunits - 1].coff)
+		return;
+	if (r->nunits == r->units_size) {
+		nsize = 2 * r->units_size;
+		nu = realloc(r->units, nsize * sizeof(*nu));
+		if (nu == NULL)
+			return;
+		r->units = nu;
+		r->units_size = nsize;
+	}
+	r->units[r->nunits].coff = coff;
+	r->units[r->nunits].uoff = uoff;
+	r->nunits++;
+}
+
+/*
  * Decompress the next unit into the hold buffer, and only hand it out
  * once it is complete and its checksum matched.  Units larger than
  * SFC_MAX_BLOCK, which other tools write (gzip makes one member of a
@@ -239,6 +293,8 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 	int done;
 	char ebuf[PCAP_ERRBUF_SIZE];
 
+	if (r->past_end)
+		return (0);
 	while (r->hold_pos == r->hold_len) {
 		if (r->err != 0) {
 			errno = r->err;
@@ -252,11 +308,13 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 				return (sfc_reader_error(r, n, ebuf));
 			if (done)
 				r->streaming = 0;
+			r->upos += n;
 			if (n != 0 || !done)
 				return (n);
 			continue;
 		}
 		r->hold_pos = r->hold_len = 0;
+		r->hold_uoff = r->upos;
 		for (;;) {
 			if (r->hold_len == r->hold_size) {
 				if (r->hold_size >= SFC_MAX_BLOCK) {
@@ -280,6 +338,8 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 				r->hold_len = 0;
 				return (sfc_reader_error(r, n, ebuf));
 			}
+			if (r->hold_len == 0 && (n != 0 || done))
+				sfc_note_unit(r, r->unit_off, r->hold_uoff);
 			r->hold_len += (size_t)n;
 			if (done)
 				break;
@@ -292,7 +352,183 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 		k = size;
 	memcpy(buf, r->hold + r->hold_pos, k);
 	r->hold_pos += k;
+	r->upos += k;
 	return ((ssize_t)k);
+}
+
+/*
+ * Drop what lies between the position and target, or up to the end of
+ * the stream, which is then known.  0, or -1 with errno set.
+ */
+static int
+sfc_skip_to(struct sfc_reader *r, int64_t target)
+{
+	char scratch[8192];
+	ssize_t n;
+	size_t k;
+
+	while (r->upos < target) {
+		if (r->hold_pos < r->hold_len) {
+			k = r->hold_len - r->hold_pos;
+			if ((int64_t)k > target - r->upos)
+				k = (size_t)(target - r->upos);
+			r->hold_pos += k;
+			r->upos += (int64_t)k;
+			continue;
+		}
+		k = sizeof(scratch);
+		if ((int64_t)k > target - r->upos)
+			k = (size_t)(target - r->upos);
+		n = sfc_cookie_read(r, scratch, k);
+		if (n < 0)
+			return (-1);
+		if (n == 0) {
+			r->end_uoff = r->upos;
+			break;
+		}
+	}
+	return (0);
+}
+
+/*
+ * Start reading again at a unit start: the compressed file seeks there
+ * and a new decoder begins.  0, or -1 with errno set.
+ */
+static int
+sfc_restart_at(struct sfc_reader *r, const struct sfc_unit_start *u)
+{
+	char ebuf[PCAP_ERRBUF_SIZE];
+	void *dec;
+
+	if (fseeko(r->in.raw, (off_t)u->coff, SEEK_SET) != 0)
+		return (-1);
+	dec = r->codec->dec_create(ebuf);
+	if (dec == NULL) {
+		errno = ENOMEM;
+		return (-1);
+	}
+	r->codec->dec_free(r->dec);
+	r->dec = dec;
+	r->in.pos = r->in.len = 0;
+	r->in.off = u->coff;
+	r->in.eof = 0;
+	r->in.ioerr = 0;
+	r->hold_pos = r->hold_len = 0;
+	r->hold_uoff = u->uoff;
+	r->streaming = 0;
+	r->err = 0;
+	r->errmsg[0] = '\0';
+	r->past_end = 0;
+	r->upos = u->uoff;
+	return (0);
+}
+
+/*
+ * The last unit that starts at or before target and where a new
+ * decoder may begin; the file's first unit if units do not stand
+ * alone.
+ */
+static const struct sfc_unit_start *
+sfc_unit_before(const struct sfc_reader *r, int64_t target)
+{
+	size_t lo, hi, mid;
+
+	if (!r->codec->dec_units_independent)
+		return (&r->units[0]);
+	lo = 0;
+	hi = r->nunits;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (r->units[mid].uoff <= target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (&r->units[lo]);
+}
+
+static int
+sfc_cookie_seek(void *cookie, off64_t *offset, int whence)
+{
+	struct sfc_reader *r = cookie;
+	off_t here;
+	int64_t target;
+
+	if (r->seekable == 0) {
+		here = ftello(r->in.raw);
+		r->seekable = here >= 0 &&
+		    fseeko(r->in.raw, here, SEEK_SET) == 0 ? 1 : -1;
+	}
+	if (r->seekable < 0) {
+		errno = ESPIPE;
+		return (-1);
+	}
+	switch (whence) {
+
+	case SEEK_SET:
+		target = *offset;
+		break;
+
+	case SEEK_CUR:
+		target = r->upos + *offset;
+		break;
+
+	case SEEK_END:
+		/* Learn the length by reading to the end, once. */
+		if (r->end_uoff < 0) {
+			if (r->err == 0 && !r->past_end) {
+				if (sfc_skip_to(r, INT64_MAX) != 0)
+					return (-1);
+			} else if (sfc_restart_at(r, sfc_unit_before(r,
+			    r->upos)) != 0 || sfc_skip_to(r, INT64_MAX) != 0)
+				return (-1);
+		}
+		target = r->end_uoff + *offset;
+		break;
+
+	default:
+		errno = EINVAL;
+		return (-1);
+	}
+	if (target < 0) {
+		errno = EINVAL;
+		return (-1);
+	}
+	if (r->err == 0 && !r->past_end) {
+		/*
+		 * In the unit at hand (while its bytes are the ones being
+		 * handed out), or ahead: no new decoder.
+		 */
+		if (r->hold_uoff + (int64_t)r->hold_pos == r->upos &&
+		    target >= r->hold_uoff &&
+		    target <= r->hold_uoff + (int64_t)r->hold_len) {
+			r->hold_pos = (size_t)(target - r->hold_uoff);
+			r->upos = target;
+			*offset = target;
+			return (0);
+		}
+		if (target >= r->upos)
+			goto forward;
+	}
+	if (r->end_uoff >= 0 && target >= r->end_uoff) {
+		/* Past the end: no need to decompress anything. */
+		r->upos = target;
+		r->past_end = 1;
+		*offset = target;
+		return (0);
+	}
+	if (sfc_restart_at(r, sfc_unit_before(r, target)) != 0)
+		return (-1);
+forward:
+	if (sfc_skip_to(r, target) != 0)
+		return (-1);
+	if (r->upos < target) {
+		/* As a file does, let the position go past the end. */
+		r->upos = target;
+		r->past_end = 1;
+	}
+	*offset = target;
+	return (0);
 }
 
 static void
@@ -302,6 +538,7 @@ sfc_reader_free(struct sfc_reader *r)
 		r->codec->dec_free(r->dec);
 	free(r->hold);
 	free(r->in.buf);
+	free(r->units);
 	free(r);
 }
 
@@ -383,7 +620,7 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
     FILE *fp, u_int precision, char *errbuf, int *err)
 {
 	static const cookie_io_functions_t fns = {
-		sfc_cookie_read, NULL, NULL, sfc_cookie_rclose
+		sfc_cookie_read, NULL, sfc_cookie_seek, sfc_cookie_rclose
 	};
 	struct sfc_reader *r;
 	FILE *cfp;
@@ -413,6 +650,19 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	/* Push back the magic: stdin and pipes cannot seek. */
 	memcpy(r->in.buf, magic, 4);
 	r->in.len = 4;
+	/* The first unit starts the file; a reader can always go back. */
+	r->end_uoff = -1;
+	r->units_size = 64;
+	r->units = malloc(r->units_size * sizeof(*r->units));
+	if (r->units == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
+		sfc_reader_free(r);
+		return (NULL);
+	}
+	r->units[0].coff = 0;
+	r->units[0].uoff = 0;
+	r->nunits = 1;
 	r->dec = r->codec->dec_create(errbuf);
 	if (r->dec == NULL) {
 		sfc_reader_free(r);

@@ -157,6 +157,15 @@ struct pcapint_sfc_codec {
 	void	(*dec_free)(void *);
 	ssize_t	(*dec_read)(void *, struct pcapint_sfc_input *, u_char *,
 		    size_t, int64_t *unit_off, int *unit_done, char *errbuf);
+
+	/*
+	 * Non-zero if a new decoder can start reading at any unit, as
+	 * gzip members and LZ4 and zstd frames stand alone; a reader
+	 * that seeks then jumps to the unit that holds the target.  An
+	 * lzop block needs the flags of the file's header, so an lzop
+	 * reader seeking backwards starts again from the beginning.
+	 */
+	int	dec_units_independent;
 };
 
 extern ssize_t pcapint_sfc_stream_read(void *, struct pcapint_sfc_input *,

@@ -1,0 +1,397 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * seek-test: the stream behind pcap_file() of a compressed capture must
+ * behave as the FILE * of the same capture uncompressed does.
+ *
+ *   seek-test same PLAIN FILE [OPS]
+ *	opens both with pcap_open_offline() and runs the same ftell(),
+ *	fseek() (SEEK_SET, SEEK_CUR, SEEK_END, past the end, before the
+ *	start), fread(), fgetc() and rewind() on both streams: a fixed
+ *	walk over every record boundary of a pcap file, forward and then
+ *	backward, then OPS (default 3000) random operations from a fixed
+ *	seed.  Every result, errno on failure, position and byte must be
+ *	the same; then pcap_next_ex() from the start of the records must
+ *	deliver the same packets.  Prints what differs first; exit 1.
+ *   seek-test pipe
+ *	reads a capture from stdin: prints the errno names of fseek()
+ *	and ftell() ("ESPIPE ESPIPE" for a pipe) and the number of
+ *	packets read after them.
+ *   seek-test rewind FILE
+ *	what nfpcapd does: read one packet, fseek() back to where the
+ *	records start, then count the packets (prints the count).
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcap/pcap.h>
+
+static const char *what;	/* the operation being compared */
+static long step;
+
+static void
+fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "seek-test: step %ld (%s): ", step, what);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static pcap_t *
+open_capture(const char *name)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	pcap_t *p;
+
+	p = pcap_open_offline(name, errbuf);
+	if (p == NULL) {
+		fprintf(stderr, "seek-test: %s: %s\n", name, errbuf);
+		exit(2);
+	}
+	return (p);
+}
+
+/* A small fixed generator, so that every run does the same operations. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t
+rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (rng_state);
+}
+
+static void
+same_ftell(FILE *a, FILE *b)
+{
+	long pa, pb;
+	int ea, eb;
+
+	errno = 0;
+	pa = ftell(a);
+	ea = errno;
+	errno = 0;
+	pb = ftell(b);
+	eb = errno;
+	if (pa != pb || (pa == -1 && ea != eb))
+		fail("ftell() gives %ld (errno %d) for the plain file, %ld (errno %d) for the compressed one",
+		    pa, ea, pb, eb);
+}
+
+static void
+same_fseek(FILE *a, FILE *b, long off, int whence)
+{
+	int ra, rb, ea, eb;
+
+	errno = 0;
+	ra = fseek(a, off, whence);
+	ea = errno;
+	errno = 0;
+	rb = fseek(b, off, whence);
+	eb = errno;
+	if (ra != rb || (ra != 0 && ea != eb))
+		fail("fseek(%ld, %d) gives %d (errno %d) for the plain file, %d (errno %d) for the compressed one",
+		    off, whence, ra, ea, rb, eb);
+	same_ftell(a, b);
+}
+
+static void
+same_fread(FILE *a, FILE *b, size_t n)
+{
+	static char *ba, *bb;
+	static size_t bsize;
+	size_t na, nb;
+
+	if (n > bsize) {
+		free(ba);
+		free(bb);
+		ba = malloc(n);
+		bb = malloc(n);
+		if (ba == NULL || bb == NULL) {
+			fprintf(stderr, "seek-test: out of memory\n");
+			exit(2);
+		}
+		bsize = n;
+	}
+	na = fread(ba, 1, n, a);
+	nb = fread(bb, 1, n, b);
+	if (na != nb)
+		fail("fread(%zu) gives %zu bytes for the plain file, %zu for the compressed one",
+		    n, na, nb);
+	if (memcmp(ba, bb, na) != 0)
+		fail("fread(%zu) gives other bytes", n);
+	if ((feof(a) != 0) != (feof(b) != 0) || ferror(a) || ferror(b))
+		fail("feof() or ferror() differ after fread(%zu)", n);
+	same_ftell(a, b);
+}
+
+static long
+file_size(FILE *a)
+{
+	long here, end;
+
+	here = ftell(a);
+	fseek(a, 0, SEEK_END);
+	end = ftell(a);
+	fseek(a, here, SEEK_SET);
+	return (end);
+}
+
+static void
+same_packets(pcap_t *pa, pcap_t *pb)
+{
+	struct pcap_pkthdr *ha, *hb;
+	const u_char *da, *db;
+	int ra, rb;
+	long n = 0;
+
+	what = "pcap_next_ex() after the seeks";
+	for (;;) {
+		ra = pcap_next_ex(pa, &ha, &da);
+		rb = pcap_next_ex(pb, &hb, &db);
+		if (ra != rb)
+			fail("packet %ld: pcap_next_ex() gives %d for the plain file, %d for the compressed one (%s)",
+			    n, ra, rb, rb == -1 ? pcap_geterr(pb) : "");
+		if (ra != 1)
+			break;
+		if (ha->caplen != hb->caplen || ha->len != hb->len ||
+		    ha->ts.tv_sec != hb->ts.tv_sec ||
+		    ha->ts.tv_usec != hb->ts.tv_usec ||
+		    memcmp(da, db, ha->caplen) != 0)
+			fail("packet %ld differs", n);
+		n++;
+	}
+	printf("%ld packets\n", n);
+}
+
+static int
+cmd_same(const char *plain, const char *file, long ops)
+{
+	pcap_t *pa, *pb;
+	FILE *a, *b;
+	long size, start, off, i;
+	uint32_t caplen;
+	unsigned char rec[16];
+	long *bounds = NULL;
+	long nbounds = 0, maxbounds = 0;
+	int whence;
+
+	pa = open_capture(plain);
+	pb = open_capture(file);
+	a = pcap_file(pa);
+	b = pcap_file(pb);
+	what = "after pcap_open_offline()";
+	same_ftell(a, b);
+	start = ftell(a);
+	printf("%s\n", fileno(b) == -1 ? "no descriptor" : "a descriptor");
+	size = file_size(a);
+
+	/*
+	 * Every record boundary of a pcap file (blocks end at record
+	 * boundaries, so this includes every block's), forward, then
+	 * backward, reading each record header there.
+	 */
+	if (pcap_major_version(pa) == 2 && !pcap_is_swapped(pa)) {
+		off = start;
+		while (off + 16 <= size) {
+			if (nbounds == maxbounds) {
+				maxbounds = maxbounds ? 2 * maxbounds : 1024;
+				bounds = realloc(bounds,
+				    (size_t)maxbounds * sizeof(*bounds));
+				if (bounds == NULL)
+					return (2);
+			}
+			bounds[nbounds++] = off;
+			fseek(a, off, SEEK_SET);
+			if (fread(rec, 1, 16, a) != 16)
+				break;
+			memcpy(&caplen, rec + 8, 4);
+			off += 16 + (long)caplen;
+		}
+		what = "every record boundary, forward";
+		for (i = 0; i < nbounds; i++) {
+			step = i;
+			same_fseek(a, b, bounds[i], SEEK_SET);
+			same_fread(a, b, 16);
+		}
+		what = "every record boundary, backward";
+		for (i = nbounds - 1; i >= 0; i--) {
+			step = i;
+			same_fseek(a, b, bounds[i], SEEK_SET);
+			same_fread(a, b, 16);
+		}
+		printf("%ld record boundaries\n", nbounds);
+	}
+	free(bounds);
+
+	/* The ends, and outside them. */
+	what = "the ends";
+	same_fseek(a, b, 0, SEEK_END);
+	same_fread(a, b, 10);
+	same_fseek(a, b, -1, SEEK_END);
+	same_fread(a, b, 10);
+	same_fseek(a, b, 0, SEEK_SET);
+	same_fread(a, b, 10);
+	same_fseek(a, b, size + 1000, SEEK_SET);
+	same_fread(a, b, 10);
+	same_fseek(a, b, -5, SEEK_CUR);
+	same_fread(a, b, 10);
+	same_fseek(a, b, -1, SEEK_SET);
+	same_fseek(a, b, -(size + 1), SEEK_END);
+	rewind(a);
+	rewind(b);
+	same_ftell(a, b);
+
+	what = "random operations";
+	for (step = 0; step < ops; step++) {
+		switch (rng() % 7) {
+
+		case 0:
+			same_fseek(a, b, (long)(rng() % (uint64_t)(size + 100)),
+			    SEEK_SET);
+			break;
+
+		case 1:
+			same_fseek(a, b, (long)(rng() % (uint64_t)(2 * size + 1)) -
+			    size, SEEK_CUR);
+			break;
+
+		case 2:
+			whence = SEEK_END;
+			same_fseek(a, b, -(long)(rng() % (uint64_t)(size + 10)),
+			    whence);
+			break;
+
+		case 3:
+		case 4:
+			same_fread(a, b, 1 + (size_t)(rng() % 70000));
+			break;
+
+		case 5:
+			if (fgetc(a) != fgetc(b))
+				fail("fgetc() differs");
+			same_ftell(a, b);
+			break;
+
+		case 6:
+			same_fread(a, b, 1 + (size_t)(rng() % 16));
+			same_fseek(a, b, -(long)(rng() % 32), SEEK_CUR);
+			break;
+		}
+	}
+	printf("%ld random operations\n", ops);
+
+	/* Where the records start, pcap itself reads on as it would. */
+	what = "back to the first record";
+	same_fseek(a, b, start, SEEK_SET);
+	same_packets(pa, pb);
+	pcap_close(pa);
+	pcap_close(pb);
+	return (0);
+}
+
+static const char *
+errno_name(int e)
+{
+	switch (e) {
+	case 0:		return ("none");
+	case ESPIPE:	return ("ESPIPE");
+	case EBADF:	return ("EBADF");
+	case EINVAL:	return ("EINVAL");
+	default:	return ("other");
+	}
+}
+
+static long
+count_rest(pcap_t *p)
+{
+	struct pcap_pkthdr *h;
+	const u_char *d;
+	long n = 0;
+	int r;
+
+	while ((r = pcap_next_ex(p, &h, &d)) == 1)
+		n++;
+	if (r == -1) {
+		fprintf(stderr, "seek-test: %s\n", pcap_geterr(p));
+		exit(1);
+	}
+	return (n);
+}
+
+static int
+cmd_pipe(void)
+{
+	pcap_t *p;
+	FILE *f;
+	int es, et;
+
+	p = open_capture("-");
+	f = pcap_file(p);
+	errno = 0;
+	if (fseek(f, 0, SEEK_SET) == 0)
+		es = 0;
+	else
+		es = errno;
+	errno = 0;
+	if (ftell(f) >= 0)
+		et = 0;
+	else
+		et = errno;
+	printf("%s %s %ld\n", errno_name(es), errno_name(et), count_rest(p));
+	pcap_close(p);
+	return (0);
+}
+
+static int
+cmd_rewind(const char *file)
+{
+	struct pcap_pkthdr *h;
+	const u_char *d;
+	pcap_t *p;
+	long start;
+
+	p = open_capture(file);
+	start = ftell(pcap_file(p));
+	if (start < 0 || pcap_next_ex(p, &h, &d) != 1) {
+		fprintf(stderr, "seek-test: %s: no first packet, or ftell() fails\n",
+		    file);
+		return (1);
+	}
+	if (fseek(pcap_file(p), start, SEEK_SET) != 0) {
+		fprintf(stderr, "seek-test: %s: fseek(): %s\n", file,
+		    strerror(errno));
+		return (1);
+	}
+	printf("%ld\n", count_rest(p));
+	pcap_close(p);
+	return (0);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc >= 4 && strcmp(argv[1], "same") == 0)
+		return (cmd_same(argv[2], argv[3],
+		    argc > 4 ? atol(argv[4]) : 3000));
+	if (argc == 2 && strcmp(argv[1], "pipe") == 0)
+		return (cmd_pipe());
+	if (argc == 3 && strcmp(argv[1], "rewind") == 0)
+		return (cmd_rewind(argv[2]));
+	fprintf(stderr, "usage: seek-test same PLAIN FILE [OPS] | pipe | rewind FILE\n");
+	return (2);
+}

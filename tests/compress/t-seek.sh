@@ -1,0 +1,83 @@
+#!/bin/sh
+#
+# The stream behind pcap_file() of a compressed capture seeks as the
+# uncompressed file's does: ftell() gives uncompressed offsets, fseek()
+# goes to any of them, forward and back, SEEK_SET, SEEK_CUR and
+# SEEK_END, past the end and (refused, EINVAL) before the start.
+# seek-test runs the same operations on both streams and compares every
+# result, for every codec, for files we write (many blocks) and files
+# the standard tools compress (one unit, rewound by reading again);
+# a pipe refuses to seek with ESPIPE, as a pipe of a plain capture does;
+# and nfpcapd's pattern (read a packet, seek back, read all) loses none.
+
+. "$SLUICE_SRCDIR/tests/lib.sh"
+need_cmd gzip lz4 zstd cmp
+. "$SLUICE_SRCDIR/tests/compress/lib-compress.sh"
+
+SEEK=$TMPDIR/seek-test
+if ! build_c "$SEEK" "$SLUICE_SRCDIR/tests/compress/seek-test.c" \
+    >"$TMPDIR/build.log" 2>&1; then
+	t_fail "seek-test.c builds against our libpcap"
+	sed 's/^/#   /' "$TMPDIR/build.log" | head -20
+	t_done
+fi
+
+# afs.pcap, 521,916 bytes: 128 blocks of 4 KiB, 8 of 64 KiB.
+plain=$TMPDIR/plain.pcap
+if ! "$TCPDUMP" -r "$PCAPS/afs.pcap" -w "$plain" 2>/dev/null ||
+    ! cmp -s "$plain" "$PCAPS/afs.pcap"; then
+	t_fail "the plain capture for the seek tests"
+	t_done
+fi
+records=$("$TCPDUMP" -r "$plain" 2>/dev/null | wc -l)
+
+# run_same DESC FILE: seek-test same, and its report.
+run_same() {
+	if "$SEEK" same "$plain" "$2" 3000 >"$TMPDIR/out" 2>"$TMPDIR/err" &&
+	    grep -q "^$records packets$" "$TMPDIR/out"; then
+		t_ok "$1: $(tr '\n' ',' <"$TMPDIR/out" | sed 's/,$//')"
+	else
+		t_fail "$1: $(cat "$TMPDIR/err" "$TMPDIR/out" | head -3)"
+	fi
+}
+
+for c in $CODECS; do
+	for bs in 4096 65536; do
+		out=$TMPDIR/ours.$c.$bs
+		if ! "$API" write "$plain" "$out" $c $bs >/dev/null 2>"$TMPDIR/err"; then
+			t_fail "$c block $bs: sfc-api write: $(head -2 "$TMPDIR/err")"
+			continue
+		fi
+		run_same "$c, our file, $bs-byte blocks" "$out"
+		t_check "$c, our file: no file descriptor behind the stream" \
+		    grep -q "^no descriptor$" "$TMPDIR/out"
+	done
+	compress_with_tool $c <"$plain" >"$TMPDIR/tool.$c"
+	run_same "$c, compressed by the $c tool" "$TMPDIR/tool.$c"
+
+	# A pipe cannot seek, compressed or not.
+	t_expect_eq "$c through a pipe: fseek() and ftell() fail with ESPIPE" \
+	    "ESPIPE ESPIPE $records" \
+	    "$(cat "$TMPDIR/ours.$c.65536" | "$SEEK" pipe 2>&1)"
+
+	t_expect_eq "$c: one packet read, a seek back, then every packet" \
+	    "$records" "$("$SEEK" rewind "$TMPDIR/ours.$c.4096" 2>&1)"
+done
+t_expect_eq "a plain capture through a pipe: the same ESPIPE" \
+    "ESPIPE ESPIPE $records" "$(cat "$plain" | "$SEEK" pipe 2>&1)"
+t_expect_eq "the plain capture: one packet, a seek back, every packet" \
+    "$records" "$("$SEEK" rewind "$plain" 2>&1)"
+
+# pcapng inside (the dumper writes pcap; the tools keep pcapng).
+plain_ng=$PCAPS/of13_ericsson.pcapng
+for c in $CODECS; do
+	compress_with_tool $c <"$plain_ng" >"$TMPDIR/ng.$c"
+	if "$SEEK" same "$plain_ng" "$TMPDIR/ng.$c" 2000 >"$TMPDIR/out" \
+	    2>"$TMPDIR/err" && grep -q "^[1-9][0-9]* packets$" "$TMPDIR/out"; then
+		t_ok "$c around pcapng: the same as the plain pcapng file: $(tr '\n' ',' <"$TMPDIR/out" | sed 's/,$//')"
+	else
+		t_fail "$c around pcapng: $(head -3 "$TMPDIR/err")"
+	fi
+done
+
+t_done
