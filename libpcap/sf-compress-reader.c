@@ -46,6 +46,7 @@
 #include "sf-pcap.h"
 #include "sf-pcapng.h"
 #include "sf-compress.h"
+#include "sf-compress-seektable.h"
 
 /* Input buffer, and the first size of the buffer holding a unit. */
 #define	SFC_READ_BUF		65536
@@ -80,17 +81,13 @@ struct sfc_reader {
 	int64_t	upos;		/* uoff of the next byte handed out */
 	int64_t	hold_uoff;	/* uoff of hold[0] */
 	int	seekable;	/* raw file: 1 seeks, -1 cannot, 0 not asked */
+	int64_t	raw_base;	/* where in raw the compressed stream starts */
 	int	past_end;	/* a seek went past the end: reads give 0 */
 	int64_t	end_uoff;	/* the length of the stream, once known */
-	struct sfc_unit_start *units;	/* where units start, ascending */
+	int	table_tried;	/* looked for a seek table */
+	struct pcapint_sfc_unit_start *units;	/* unit starts, ascending */
 	size_t	nunits;
 	size_t	units_size;
-};
-
-/* A unit starts at byte coff of the compressed file, and uoff. */
-struct sfc_unit_start {
-	int64_t	coff;
-	int64_t	uoff;
 };
 
 /* Open readers, to find an error message from p->rfile. */
@@ -257,7 +254,7 @@ sfc_reader_error(struct sfc_reader *r, ssize_t n, const char *ebuf)
 static void
 sfc_note_unit(struct sfc_reader *r, int64_t coff, int64_t uoff)
 {
-	struct sfc_unit_start *nu;
+	struct pcapint_sfc_unit_start *nu;
 	size_t nsize;
 
 	if (!r->codec->dec_units_independent ||
@@ -395,12 +392,12 @@ sfc_skip_to(struct sfc_reader *r, int64_t target)
  * and a new decoder begins.  0, or -1 with errno set.
  */
 static int
-sfc_restart_at(struct sfc_reader *r, const struct sfc_unit_start *u)
+sfc_restart_at(struct sfc_reader *r, const struct pcapint_sfc_unit_start *u)
 {
 	char ebuf[PCAP_ERRBUF_SIZE];
 	void *dec;
 
-	if (fseeko(r->in.raw, (off_t)u->coff, SEEK_SET) != 0)
+	if (fseeko(r->in.raw, (off_t)(r->raw_base + u->coff), SEEK_SET) != 0)
 		return (-1);
 	dec = r->codec->dec_create(ebuf);
 	if (dec == NULL) {
@@ -428,7 +425,7 @@ sfc_restart_at(struct sfc_reader *r, const struct sfc_unit_start *u)
  * decoder may begin; the file's first unit if units do not stand
  * alone.
  */
-static const struct sfc_unit_start *
+static const struct pcapint_sfc_unit_start *
 sfc_unit_before(const struct sfc_reader *r, int64_t target)
 {
 	size_t lo, hi, mid;
@@ -447,6 +444,29 @@ sfc_unit_before(const struct sfc_reader *r, int64_t target)
 	return (&r->units[lo]);
 }
 
+/*
+ * A file that ends with a seek table tells where every unit starts and
+ * how long the stream is, without decompressing anything.  Looked for
+ * once, at the first seek that is not a mere ftell().
+ */
+static void
+sfc_use_seek_table(struct sfc_reader *r)
+{
+	struct pcapint_sfc_unit_start *u;
+	size_t n;
+	int64_t end;
+
+	r->table_tried = 1;
+	if (!r->codec->seek_table || !r->codec->dec_units_independent ||
+	    pcapint_sfc_seektable_read(r->in.raw, r->raw_base, &u, &n,
+	    &end) != 0)
+		return;
+	free(r->units);
+	r->units = u;
+	r->nunits = r->units_size = n;
+	r->end_uoff = end;
+}
+
 static int
 sfc_cookie_seek(void *cookie, off64_t *offset, int whence)
 {
@@ -456,13 +476,15 @@ sfc_cookie_seek(void *cookie, off64_t *offset, int whence)
 
 	if (r->seekable == 0) {
 		here = ftello(r->in.raw);
-		r->seekable = here >= 0 &&
+		r->seekable = r->raw_base >= 0 && here >= 0 &&
 		    fseeko(r->in.raw, here, SEEK_SET) == 0 ? 1 : -1;
 	}
 	if (r->seekable < 0) {
 		errno = ESPIPE;
 		return (-1);
 	}
+	if (!r->table_tried && (whence != SEEK_CUR || *offset != 0))
+		sfc_use_seek_table(r);
 	switch (whence) {
 
 	case SEEK_SET:
@@ -507,7 +529,8 @@ sfc_cookie_seek(void *cookie, off64_t *offset, int whence)
 			*offset = target;
 			return (0);
 		}
-		if (target >= r->upos)
+		if (target >= r->upos &&
+		    sfc_unit_before(r, target)->uoff <= r->upos)
 			goto forward;
 	}
 	if (r->end_uoff >= 0 && target >= r->end_uoff) {
@@ -626,6 +649,7 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	FILE *cfp;
 	uint8_t m[4];
 	size_t n;
+	off_t here;
 	pcap_t *p;
 	u_int i;
 
@@ -650,6 +674,9 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	/* Push back the magic: stdin and pipes cannot seek. */
 	memcpy(r->in.buf, magic, 4);
 	r->in.len = 4;
+	/* Where the stream starts in fp, for seeks; -1 if fp cannot tell. */
+	here = ftello(fp);
+	r->raw_base = here >= 4 ? (int64_t)here - 4 : -1;
 	/* The first unit starts the file; a reader can always go back. */
 	r->end_uoff = -1;
 	r->units_size = 64;

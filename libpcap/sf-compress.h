@@ -166,6 +166,13 @@ struct pcapint_sfc_codec {
 	 * reader seeking backwards starts again from the beginning.
 	 */
 	int	dec_units_independent;
+
+	/*
+	 * Non-zero if a file of the container may end with a seek table
+	 * in a skippable frame, which the reader then uses
+	 * (sf-compress-seektable.c): zstd and LZ4.
+	 */
+	int	seek_table;
 };
 
 extern ssize_t pcapint_sfc_stream_read(void *, struct pcapint_sfc_input *,

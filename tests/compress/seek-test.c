@@ -22,6 +22,13 @@
  *   seek-test rewind FILE
  *	what nfpcapd does: read one packet, fseek() back to where the
  *	records start, then count the packets (prints the count).
+ *   seek-test addtable IN OUT
+ *	copies the zstd file IN to OUT with a seek table in the zstd
+ *	"seekable format" appended (each frame's sizes, found with
+ *	libzstd), as the zstd seekable API writes it.
+ *   seek-test end FILE
+ *	fseek(SEEK_END) on the stream, then reads the last 4 bytes:
+ *	prints "end OFFSET" or the error.
  */
 
 #include <errno.h>
@@ -32,6 +39,7 @@
 #include <string.h>
 
 #include <pcap/pcap.h>
+#include <zstd.h>
 
 static const char *what;	/* the operation being compared */
 static long step;
@@ -382,6 +390,75 @@ cmd_rewind(const char *file)
 	return (0);
 }
 
+static void
+put_le32(FILE *f, uint32_t v)
+{
+	unsigned char b[4];
+
+	b[0] = (unsigned char)v;
+	b[1] = (unsigned char)(v >> 8);
+	b[2] = (unsigned char)(v >> 16);
+	b[3] = (unsigned char)(v >> 24);
+	fwrite(b, 1, 4, f);
+}
+
+static int
+cmd_addtable(const char *in, const char *out)
+{
+	static unsigned char src[64 << 20], dst[16 << 20];
+	size_t len, pos, csize, dsize, n;
+	uint32_t sizes[2 * 65536];
+	FILE *f;
+
+	f = fopen(in, "rb");
+	if (f == NULL)
+		return (2);
+	len = fread(src, 1, sizeof(src), f);
+	fclose(f);
+	for (pos = 0, n = 0; pos < len; pos += csize, n++) {
+		csize = ZSTD_findFrameCompressedSize(src + pos, len - pos);
+		dsize = ZSTD_decompress(dst, sizeof(dst), src + pos, csize);
+		if (ZSTD_isError(csize) || ZSTD_isError(dsize) || n == 65536) {
+			fprintf(stderr, "seek-test: %s: not a zstd file of whole frames\n",
+			    in);
+			return (1);
+		}
+		sizes[2 * n] = (uint32_t)csize;
+		sizes[2 * n + 1] = (uint32_t)dsize;
+	}
+	f = fopen(out, "wb");
+	if (f == NULL)
+		return (2);
+	fwrite(src, 1, len, f);
+	put_le32(f, 0x184D2A5EU);
+	put_le32(f, (uint32_t)(n * 8 + 9));
+	for (pos = 0; pos < 2 * n; pos++)
+		put_le32(f, sizes[pos]);
+	put_le32(f, (uint32_t)n);
+	fputc(0, f);
+	put_le32(f, 0x8F92EAB1U);
+	printf("%zu frames\n", n);
+	return (fclose(f) == 0 ? 0 : 1);
+}
+
+static int
+cmd_end(const char *file)
+{
+	unsigned char b[4];
+	pcap_t *p;
+	FILE *f;
+
+	p = open_capture(file);
+	f = pcap_file(p);
+	if (fseek(f, -4, SEEK_END) != 0 || fread(b, 1, 4, f) != 4) {
+		printf("error: %s\n", strerror(errno));
+		return (1);
+	}
+	printf("end %ld\n", ftell(f));
+	pcap_close(p);
+	return (0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -392,6 +469,11 @@ main(int argc, char **argv)
 		return (cmd_pipe());
 	if (argc == 3 && strcmp(argv[1], "rewind") == 0)
 		return (cmd_rewind(argv[2]));
-	fprintf(stderr, "usage: seek-test same PLAIN FILE [OPS] | pipe | rewind FILE\n");
+	if (argc == 4 && strcmp(argv[1], "addtable") == 0)
+		return (cmd_addtable(argv[2], argv[3]));
+	if (argc == 3 && strcmp(argv[1], "end") == 0)
+		return (cmd_end(argv[2]));
+	fprintf(stderr, "usage: seek-test same PLAIN FILE [OPS] | pipe | rewind FILE |\n"
+	    "       addtable IN OUT | end FILE\n");
 	return (2);
 }

@@ -15,7 +15,7 @@ need_cmd gzip lz4 zstd cmp
 . "$SLUICE_SRCDIR/tests/compress/lib-compress.sh"
 
 SEEK=$TMPDIR/seek-test
-if ! build_c "$SEEK" "$SLUICE_SRCDIR/tests/compress/seek-test.c" \
+if ! build_c "$SEEK" "$SLUICE_SRCDIR/tests/compress/seek-test.c" -lzstd \
     >"$TMPDIR/build.log" 2>&1; then
 	t_fail "seek-test.c builds against our libpcap"
 	sed 's/^/#   /' "$TMPDIR/build.log" | head -20
@@ -80,4 +80,34 @@ for c in $CODECS; do
 	fi
 done
 
+# A zstd file with a seek table at its end (the zstd "seekable format"):
+# it reads and seeks as without, and the table takes a seek to the end
+# straight to the last frame: with a frame in the middle damaged, the
+# seek and the read there succeed, where without the table the reader
+# must decompress its way through the damage.
+if [ -f "$TMPDIR/ours.zstd.4096" ] &&
+    "$SEEK" addtable "$TMPDIR/ours.zstd.4096" "$TMPDIR/table.zst" >"$TMPDIR/out"; then
+	run_same "zstd with a seek table" "$TMPDIR/table.zst"
+	t_expect_eq "zstd -d ignores the table" "" \
+	    "$(zstd -dcq <"$TMPDIR/table.zst" | cmp - "$plain" 2>&1)"
+	size=$(wc -c <"$plain" | tr -d ' ')
+	half=$(( $(wc -c <"$TMPDIR/ours.zstd.4096") / 2 ))
+	for f in ours.zstd.4096 table.zst; do
+		cp "$TMPDIR/$f" "$TMPDIR/bad.$f"
+		printf 'XXXX' | dd of="$TMPDIR/bad.$f" bs=1 seek=$half conv=notrunc 2>/dev/null
+	done
+	t_expect_eq "with the table, SEEK_END passes a damaged frame" \
+	    "end $size" "$("$SEEK" end "$TMPDIR/bad.table.zst" 2>&1)"
+	t_expect_eq "without it, SEEK_END meets the damage" \
+	    "error: Bad message" "$("$SEEK" end "$TMPDIR/bad.ours.zstd.4096" 2>&1)"
+	# A table that does not add up to the file is not used: the first
+	# frame's compressed size made 1.
+	cp "$TMPDIR/bad.table.zst" "$TMPDIR/bad2.zst"
+	printf '\001\000\000\000' | dd of="$TMPDIR/bad2.zst" bs=1 conv=notrunc \
+	    seek=$(( $(wc -c <"$TMPDIR/ours.zstd.4096") + 8 )) 2>/dev/null
+	t_expect_eq "a table that does not match the file's size is ignored" \
+	    "error: Bad message" "$("$SEEK" end "$TMPDIR/bad2.zst" 2>&1)"
+else
+	t_fail "seek-test addtable: $(cat "$TMPDIR/out")"
+fi
 t_done
