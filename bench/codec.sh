@@ -1,7 +1,6 @@
 #!/bin/bash
 # bench/codec.sh -- codec throughput against block size (Shimizu et al.,
-# Fig. 4) and the compression ratio per codec and frame type (Table 1)
-# (issue #6, experiments a and b).
+# Fig. 4) and the compression ratio per codec and frame type (Table 1).
 #
 # For each frame type, sluice-gen --out writes a pcap byte stream of about
 # CODEC_MB megabytes; codecbench (bench/codecbench.c, linking zlib, liblz4,

@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/erspan.sh -- ERSPAN, 1 % selectivity: filtering the mirrored
 # frames in the kernel against capturing all GRE and decapsulating and
-# filtering in user space (issue #6, experiment e; Satten, seed 002:
+# filtering in user space (Satten, seed 002:
 # stock tools could not filter inside ERSPAN, so everything had to be
 # captured and decapsulated by Gulp).
 #
@@ -21,7 +21,7 @@
 # lossless load by sweep and bisection (maxload_search, lib.sh), as in
 # loss.sh.  n/a until our tcpdump has --erspan.
 #
-# Then issue #5's measurement, at one fixed rate (ERSPAN_CPU_RATE frames/s
+# Then the cost, at one fixed rate (ERSPAN_CPU_RATE frames/s
 # for ERSPAN_CPU_SECS s, ERSPAN_CPU_REPS times, medians): the frames
 # copied to user space (tcpdump's "received by filter", the kernel's
 # count of frames that passed the socket filter) and the CPU time per
@@ -32,7 +32,7 @@
 # pair it runs in softirq context in the sender's syscall and is charged
 # to the sender, whose task-clock is recorded in the CSV (and that of a
 # run with no capture, "base"), but it varies more between identical
-# runs than that path costs, so it is not attributed.  Goals (issue #5):
+# runs than that path costs, so it is not attributed.  The goals:
 # copied <= 1.1 x the matching frames; CPU <= 0.3 x that of stock+decap.
 
 . "$(dirname "$0")/lib.sh"
@@ -165,10 +165,10 @@ cpu_run() {
 		capture_wait_ready "$_cpid" 1 "$_s/cpu.err"
 		# perf's child, after env exec'd it: the tcpdump to signal.
 		_tpid=$(pgrep -P "$_cpid" | head -1)
-		if ! alive "$_cpid" || [ -z "$_tpid" ]; then
+		if ! proc_alive "$_cpid" || [ -z "$_tpid" ]; then
 			log "erspan cpu: $1 did not start: $(head -2 "$_s/cpu.err")"
-			stop_pid "$_cpid" TERM 20
-			[ -n "$_dpid" ] && stop_pid "$_dpid" TERM 20
+			proc_stop "$_cpid" TERM 20
+			[ -n "$_dpid" ] && proc_stop "$_dpid" TERM 20
 			return 1
 		fi
 	fi
@@ -196,7 +196,7 @@ cpu_run() {
 	done
 	_prev=-1
 	_i=0
-	while [ "$_i" -lt 100 ] && alive "$_tpid"; do
+	while [ "$_i" -lt 100 ] && proc_alive "$_tpid"; do
 		kill -USR1 "$_tpid" 2>/dev/null
 		sleep 0.2
 		_i=$((_i + 1))
@@ -212,7 +212,7 @@ cpu_run() {
 	# perf ends with its tcpdump, erspan-decap at end of input: wait
 	# for them (signal 0 sends nothing), 20 s at most.
 	for _p in $_cpid $_dpid; do
-		stop_pid "$_p" 0 200
+		proc_stop "$_p" 0 200
 	done
 
 	CPU_RECV=$(td_count "$_s/cpu.err" "received by filter")
@@ -337,7 +337,7 @@ gnuplot "$gp" 2>"$BENCH_OUT/erspan.gp.err" || log "gnuplot failed for erspan"
 	echo "charged to it; the sender's task-clock is in the CSV, next to a run"
 	echo "with no capture, but it varies more between identical runs than that"
 	echo "path costs, so it is not attributed."
-	echo "Goals (issue #5): copied <= 1.1 x matching, CPU <= 0.3 x stock+decap."
+	echo "Goals: copied <= 1.1 x matching, CPU <= 0.3 x stock+decap."
 	echo
 	md_head configuration matching copied "copied / matching" \
 	    "CPU us/frame" "CPU / stock+decap"

@@ -34,6 +34,8 @@ bench_init() {
 	: "${BENCH_DIR:=$(cd "$(dirname "$0")" && pwd)}"
 	: "${SLUICE_SRCDIR:=$(cd "$BENCH_DIR/.." && pwd)}"
 	: "${SLUICE_BUILDDIR:=$SLUICE_SRCDIR/_build}"
+	# shellcheck source=../tests/lib-proc.sh
+	. "$SLUICE_SRCDIR/tests/lib-proc.sh"
 	: "${BENCH_MODE:=quick}"
 	: "${BENCH_OUT:=$BENCH_DIR/results/$(date -u +%Y%m%d-%H%M%S)-$BENCH_MODE}"
 	: "${BENCH_TOOLS:=$BENCH_OUT/.tools}"
@@ -59,9 +61,14 @@ bench_init() {
 	: "${TD_OURS:=$SLUICE_BUILDDIR/obj/tcpdump/tcpdump}"
 	: "${LIB_OURS:=$SLUICE_STAGE_LIBDIR}"
 	: "${INC_OURS:=$SLUICE_STAGE_INCLUDEDIR}"
-	GEN=$BENCH_TOOLS/sluice-gen
-	SEQCHECK=$BENCH_TOOLS/sluice-seqcheck
-	SLOWSINK=$BENCH_TOOLS/slowsink
+	# The traffic tools make builds once for tests and bench
+	# (test-tools), named by the environment make gives.
+	: "${SLUICE_GEN:=$SLUICE_BUILDDIR/tools/sluice-gen}"
+	: "${SLUICE_SEQCHECK:=$SLUICE_BUILDDIR/tools/sluice-seqcheck}"
+	: "${SLUICE_SLOWSINK:=$SLUICE_BUILDDIR/tools/slowsink}"
+	GEN=$SLUICE_GEN
+	SEQCHECK=$SLUICE_SEQCHECK
+	SLOWSINK=$SLUICE_SLOWSINK
 	CODECBENCH=$BENCH_TOOLS/codecbench
 	PPCAP=$BENCH_TOOLS/ppcap
 
@@ -70,7 +77,7 @@ bench_init() {
 	: "${BENCH_GEN_THREADS:=$(( $(nproc) >= 4 ? 2 : 1 ))}"
 	export BENCH_GEN_THREADS
 
-	# The capture settings of issue #6 and the slow disk.
+	# The capture settings of every experiment, and the slow disk.
 	SNAP=65535
 	BUFKB=2048
 	SLOW_RATE=20M
@@ -148,21 +155,16 @@ peer_version() {
 	esac
 }
 
-# bench_build_tools: the generator, checker, slow sink and codecbench.
-# The checker links our libpcap so it reads whatever our savefiles are.
+# bench_build_tools: check that make built the generator, the checker
+# (which links our libpcap, so it reads whatever our savefiles are) and
+# the slow sink; build codecbench and bench's own helpers.
 bench_build_tools() {
-	_g=$SLUICE_SRCDIR/tests/gen
-	if [ ! -x "$GEN" ]; then
-		$CC -O2 -pthread -o "$GEN" "$_g/sluice-gen.c" "$_g/erspan-craft.c" ||
-		    return 1
-	fi
-	if [ ! -x "$SLOWSINK" ]; then
-		$CC -O2 -o "$SLOWSINK" "$_g/slowsink.c" || return 1
-	fi
-	if [ ! -x "$SEQCHECK" ]; then
-		$CC -O2 -I"$INC_OURS" -o "$SEQCHECK" "$_g/sluice-seqcheck.c" \
-		    -L"$LIB_OURS" -lpcap || return 1
-	fi
+	for _t in "$GEN" "$SLOWSINK" "$SEQCHECK"; do
+		if [ ! -x "$_t" ]; then
+			echo "bench: $_t is missing: run bench through make (make bench)" >&2
+			return 1
+		fi
+	done
 	# The user-space ERSPAN decapsulation stage of stock+decap.
 	if [ ! -x "$BENCH_TOOLS/erspan-decap" ]; then
 		cat >"$BENCH_TOOLS/erspan-decap" <<-EOF || return 1
@@ -406,8 +408,7 @@ md_row() {
 }
 
 # ---------------------------------------------------------------------
-# The real HTTP trace (issue #6: "a real HTTP trace captured from a local
-# nginx under wrk").
+# The real HTTP trace: HTTP captured from a local nginx under wrk.
 #
 # bench_http_trace: set HTTP_TRACE to a pcap file of real HTTP traffic
 # and return 0, or set HTTP_TRACE_NA (why not) and return 1.  The trace
@@ -462,8 +463,8 @@ _http_trace_record() {
 	_ht_td=
 	# shellcheck disable=SC2317 # called from the traps
 	_ht_clean() {
-		[ -n "$_ht_td" ] && stop_pid "$_ht_td" INT 30
-		[ -n "$_ht_ng" ] && stop_pid "$_ht_ng" TERM 30
+		[ -n "$_ht_td" ] && proc_stop "$_ht_td" INT 30
+		[ -n "$_ht_ng" ] && proc_stop "$_ht_ng" TERM 30
 		ip netns del "$_ht_ns" 2>/dev/null
 		rm -rf "$_ht_dir"
 	}
@@ -519,7 +520,7 @@ _http_trace_record() {
 	_i=0
 	until ip netns exec "$_ht_ns" grep -q ' 0100007F:1F90 [0-9A-F:]* 0A ' /proc/net/tcp; do
 		_i=$((_i + 1))
-		if [ "$_i" -gt 50 ] || ! alive "$_ht_ng"; then
+		if [ "$_i" -gt 50 ] || ! proc_alive "$_ht_ng"; then
 			log "nginx did not start: $(head -3 "$_ht_dir/nginx.err" "$_ht_dir/error.log" 2>/dev/null)"
 			return 1
 		fi
@@ -542,14 +543,14 @@ _http_trace_record() {
 	# tcpdump ends by itself after -c frames: then wrk has done its job.
 	_i=0
 	while [ "$_i" -lt $((HTTP_TRACE_SECS * 10 + 50)) ] &&
-	    alive "$_ht_wrk" && alive "$_ht_td"; do
+	    proc_alive "$_ht_wrk" && proc_alive "$_ht_td"; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
-	stop_pid "$_ht_wrk" INT 50
+	proc_stop "$_ht_wrk" INT 50
 	log "wrk: $(grep -E 'requests in' "$_ht_dir/wrk.out" | tr -s ' ')"
 	# If wrk made fewer frames than -c, that is the trace.
-	stop_pid "$_ht_td" INT 30
+	proc_stop "$_ht_td" INT 30
 	_ht_td=
 	if ! grep -q 'requests in' "$_ht_dir/wrk.out"; then
 		log "wrk failed: $(tail -3 "$_ht_dir/wrk.out")"
@@ -584,42 +585,8 @@ rx_packets() {
 	ip netns exec "$NS_B" cat "/sys/class/net/$VETH_B/statistics/rx_packets"
 }
 
-# alive PID: true while PID runs (not a zombie).  Shell builtins only:
-# it is called in every polling loop.
-alive() {
-	_st=
-	{ read -r _st <"/proc/$1/stat"; } 2>/dev/null || return 1
-	_st=${_st##*) }
-	_st=${_st%% *}
-	[ -n "$_st" ] && [ "$_st" != Z ]
-}
-
-# POLL: the polling interval (s) of the loops below.  Short, so that a
-# run does not wait longer than the condition it polls: a process exits
-# or a tcpdump comes up within a few ms.  Every loop is bounded in count.
-POLL=0.02
-POLL_PER_TENTH=5	# POLL intervals in 0.1 s
-
-# wait_exit PID TRIES: wait up to TRIES * 0.1 s for PID to end; true if
-# it did.
-wait_exit() {
-	_we_i=0
-	while [ "$_we_i" -lt $(($2 * POLL_PER_TENTH)) ] && alive "$1"; do
-		sleep "$POLL"
-		_we_i=$((_we_i + 1))
-	done
-	! alive "$1"
-}
-
-# stop_pid PID SIGNAL TRIES: signal, wait up to TRIES * 0.1 s, then KILL.
-stop_pid() {
-	kill "-$2" "$1" 2>/dev/null
-	wait_exit "$1" "$3"
-	if alive "$1"; then
-		kill -KILL "$1" 2>/dev/null
-	fi
-	wait "$1" 2>/dev/null
-}
+# The process helpers (proc_alive, proc_wait_exit, proc_stop) are the
+# tests' (tests/lib-proc.sh).
 
 # packet_ring_mapped PID: true once PID has mapped the ring of a packet
 # socket bound to VETH_B (its /proc/PID/maps shows "socket:[INODE]"): the
@@ -648,7 +615,7 @@ in_poll() {
 }
 
 # capture_wait_ready PID IS_TCPDUMP ERRFILE: wait (at most 10 s) until
-# the capture PID can see frames, polling every POLL s.  tcpdump (and
+# the capture PID can see frames, polling every PROC_POLL s.  tcpdump (and
 # ppcap) say "listening on" once the socket is bound and the ring set up;
 # dumpcap and netsniff-ng (which says nothing at all when writing to a
 # pipe) are ready once they have mapped the ring of a packet socket
@@ -657,14 +624,14 @@ in_poll() {
 # frames when sent to then).  Returns 1 if PID died or never got ready.
 capture_wait_ready() {
 	_cw_i=0
-	while [ "$_cw_i" -lt $((100 * POLL_PER_TENTH)) ]; do
-		alive "$1" || return 1
+	while [ "$_cw_i" -lt $((100 * PROC_POLLS_PER_TENTH)) ]; do
+		proc_alive "$1" || return 1
 		if [ "$2" = 1 ]; then
 			grep -q 'listening on' "$3" 2>/dev/null && return 0
 		elif in_poll "$1" && packet_ring_mapped "$1"; then
 			return 0
 		fi
-		sleep "$POLL"
+		sleep "$PROC_POLL"
 		_cw_i=$((_cw_i + 1))
 	done
 	return 1
@@ -697,8 +664,8 @@ writer_tids() {
 set_writer_nice() {
 	_sn_i=0
 	_sn_t=$(writer_tids "$1")
-	while [ -z "$_sn_t" ] && [ "$_sn_i" -lt $((20 * POLL_PER_TENTH)) ]; do
-		sleep "$POLL"
+	while [ -z "$_sn_t" ] && [ "$_sn_i" -lt $((20 * PROC_POLLS_PER_TENTH)) ]; do
+		sleep "$PROC_POLL"
 		_sn_i=$((_sn_i + 1))
 		_sn_t=$(writer_tids "$1")
 	done
@@ -1012,8 +979,8 @@ capture_run() {
 	is_tcpdump_like "$_cfg" && _is_td=1
 	if ! capture_wait_ready "$_cap" "$_is_td" "$_s/cap.err"; then
 		log "capture $_cfg did not start: $(head -2 "$_s/cap.err")"
-		for _p in "${_cons_pids[@]}"; do stop_pid "$_p" TERM 20; done
-		stop_pid "$_cap" TERM 20
+		for _p in "${_cons_pids[@]}"; do proc_stop "$_p" TERM 20; done
+		proc_stop "$_cap" TERM 20
 		return 1
 	fi
 	# CR_WRITER_NICE=N: the writer thread at nice N instead of tcpdump's.
@@ -1058,8 +1025,8 @@ capture_run() {
 	fi
 	_target=$CR_SENT
 	if [ -n "$_bgpid" ]; then
-		wait_exit "$_bgpid" 30
-		stop_pid "$_bgpid" INT 50
+		proc_wait_exit "$_bgpid" 30
+		proc_stop "$_bgpid" INT 50
 		_bgsent=$(sed -n 's/.*: sent \([0-9]*\) frames.*/\1/p' "$_s/bg.err")
 		CR_BGSENT=${_bgsent:-na}
 		[ -n "$_bgsent" ] && [ "$_target" != na ] &&
@@ -1068,10 +1035,10 @@ capture_run() {
 
 	# Every frame has reached the capture side's receive path...
 	_i=0
-	while [ "$_i" -lt $((50 * POLL_PER_TENTH)) ] && [ "$CR_SENT" != na ]; do
+	while [ "$_i" -lt $((50 * PROC_POLLS_PER_TENTH)) ] && [ "$CR_SENT" != na ]; do
 		_rx=$(rx_packets)
 		[ $((_rx - _rx0)) -ge "$_target" ] && break
-		sleep "$POLL"
+		sleep "$PROC_POLL"
 		_i=$((_i + 1))
 	done
 	# ...and the capture has written what it could (at most 25 s).
@@ -1099,7 +1066,7 @@ capture_run() {
 	[ "$_n" = 0 ] && _settle=3
 	while [ "$_i" -lt 500 ] && { [ "$_same" -lt "$_settle" ] || [ "$_i" -lt 22 ]; }; do
 		if [ "$_is_td" = 1 ] && [ "$CR_SENT" != na ]; then
-			alive "$_cap" || break
+			proc_alive "$_cap" || break
 			kill -USR1 "$_cap" 2>/dev/null
 			sleep 0.05
 			_i=$((_i + 1))
@@ -1126,13 +1093,13 @@ capture_run() {
 	# The capture thread's CPU time (Gulp's question: what does each
 	# packet cost the thread that must keep up with the link?).
 	[ "$_is_td" = 1 ] && CR_CAPCPU=$(main_thread_cpu_us "$_cap")
-	stop_pid "$_cap" INT 100
-	for _p in "${_busy[@]}"; do stop_pid "$_p" TERM 20; done
+	proc_stop "$_cap" INT 100
+	for _p in "${_busy[@]}"; do proc_stop "$_p" TERM 20; done
 	# The consumers end at end of input: mbuffer may hold 100 MB for a
 	# 20 MB/s sink, so allow them a while (bounded).
 	for _p in "${_cons_pids[@]}"; do
-		wait_exit "$_p" 600
-		stop_pid "$_p" TERM 20
+		proc_wait_exit "$_p" 600
+		proc_stop "$_p" TERM 20
 	done
 
 	CR_TDCAP=$(sed -n 's/^\([0-9]*\) packets captured.*/\1/p' "$_s/cap.err" | tail -1)

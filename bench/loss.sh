@@ -1,7 +1,6 @@
 #!/bin/bash
 # bench/loss.sh -- loss along a rate sweep and the maximum lossless load,
-# per frame type, to a file on local disk and to a slow sink (issue #6,
-# experiment c).
+# per frame type, to a file on local disk and to a slow sink.
 #
 # Reproduces Shimizu et al., "max lossless load" table (NC nobuf / NC
 # buf / LZO / zlib columns) and Brown's method (raise the rate until the
@@ -43,8 +42,8 @@ if [ "$BENCH_MODE" = quick ]; then
 else
 	# Every frame type to the file (but random64: stock, ours and ours+w
 	# write the bytes as they are, so to them it is fixed64); to the
-	# slow sink the two that compress best and worst and generated HTTP
-	# (issue #4's goals).
+	# slow sink the two that compress best and worst and generated HTTP,
+	# which the goals in bench/README name.
 	: "${BENCH_TYPES:=fixed64 fixed1518 random1518 slammer http-real}"
 	: "${BENCH_SLOW_TYPES:=http fixed1518 random1518}"
 	: "${BENCH_REPS:=3}"
@@ -67,7 +66,7 @@ ML_REPS=$BENCH_REPS
 # The full run spends its time where configurations differ (about 3.2 s
 # per 2-s run to the file, up to 9 s to the slow sink when a buffer of
 # 100 MB drains at 20 MB/s), three runs per rate:
-#   file: stock, ours and ours+w on every type (issue #4: ours >= stock
+#   file: stock, ours and ours+w on every type (goal: ours >= stock
 #	everywhere), plus the best file peer of earlier runs (mbuffer) on
 #	random1518; two rates around stock's maximum of earlier runs (full
 #	run of 2026-11-21: 200 k/s of 1518-byte frames; random1518, where
@@ -78,9 +77,9 @@ ML_REPS=$BENCH_REPS
 #	with a bisection step below it for whoever loses there.
 #   slow: generated HTTP for stock, the peers and ours-zstd(+w), 200 and
 #	800 k/s (in a test ours-zstd+w was lossless at 400 k/s) and three
-#	bisection steps, a resolution of 1.19 (issue #4: ours >= 1.2 x the
+#	bisection steps, a resolution of 1.19 (goal: ours >= 1.2 x the
 #	best peer; stock, lossy at 200 k/s, gets 50 k/s, then bisection); fixed1518 (compresses best) for the compressors,
-#	per-packet zlib included, 10 and 320 k/s and a step (issue #4:
+#	per-packet zlib included, 10 and 320 k/s and a step (goal:
 #	ours >= 50 x stock, whose maximum was 14 k/s); random1518 (does not compress) for the
 #	buffers, ours+w against mbuffer.
 # Quick: fixed1518, one rate, one run each, every kind of configuration

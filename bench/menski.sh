@@ -1,7 +1,6 @@
 #!/bin/bash
 # bench/menski.sh -- Menski's six tcpdump configurations (seed 000,
-# "tcpdump Analyse"), stock tcpdump against ours, drop % (issue #6,
-# experiment d).
+# "tcpdump Analyse"), stock tcpdump against ours, drop %.
 #
 # Menski monitored HTTP on a loaded nginx: GET requests among much larger
 # responses.  Here sluice-gen sends HTTP GET frames (the stream counted)

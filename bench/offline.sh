@@ -2,8 +2,7 @@
 # bench/offline.sh -- offline write throughput and file size: our
 # tcpdump -r FILE -w OUT --compress=CODEC (with and without the writer
 # thread) against stock tcpdump -r FILE -w OUT and against stock tcpdump
-# piped into the codecs' command-line tools (issue #3's measurement, and
-# issue #4's offline goal).  Offline: needs no root.
+# piped into the codecs' command-line tools.  Offline: needs no root.
 #
 # For each frame type sluice-gen --out writes OFFLINE_MB megabytes of
 # pcap into the scratch dir (page cache: the disk is not what is

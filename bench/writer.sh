@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/writer.sh -- the writer thread: ring size and writer-CPU pinning
-# against the slow sink (issue #6, experiment e; Satten's Gulp: reader
+# against the slow sink (Satten's Gulp: reader
 # and writer threads on different CPUs with a large ring between them,
 # so that a slow disk does not stall the reader).
 #

@@ -18,6 +18,8 @@
 #			configured with --enable-sanitizers)
 #	TMPDIR		a scratch directory private to this script, removed
 #			afterwards
+#	SLUICE_GEN, SLUICE_SEQCHECK, SLUICE_SLOWSINK
+#			the traffic tools of tests/gen, built once by make
 
 t_count=0
 t_failed=0
@@ -94,17 +96,18 @@ need_root() {
 	fi
 }
 
-# build_traffic_tools: compile the traffic generator and the capture
-# checker (tests/gen) into $TMPDIR and set GEN and CHK to them; a build
-# failure fails the script.
+# build_traffic_tools: set GEN, CHK and SINK to the traffic generator,
+# the capture checker and the slow sink of tests/gen, which make builds
+# once (test-tools) and the harness names in SLUICE_GEN, SLUICE_SEQCHECK
+# and SLUICE_SLOWSINK; a missing one fails the script.
 build_traffic_tools() {
-	_g=$SLUICE_SRCDIR/tests/gen
-	GEN=$TMPDIR/sluice-gen
-	CHK=$TMPDIR/sluice-seqcheck
-	# shellcheck disable=SC2086
-	if ! $CC $CFLAGS -pthread -o "$GEN" "$_g/sluice-gen.c" "$_g/erspan-craft.c" ||
-	    ! build_c "$CHK" "$_g/sluice-seqcheck.c"; then
-		t_fail "build sluice-gen and sluice-seqcheck"
-		t_done
-	fi
+	GEN=$SLUICE_GEN
+	CHK=$SLUICE_SEQCHECK
+	SINK=$SLUICE_SLOWSINK
+	for _t in "$GEN" "$CHK" "$SINK"; do
+		if [ -z "$_t" ] || [ ! -x "$_t" ]; then
+			t_fail "the traffic tools (make test-tools): '$_t' is missing"
+			t_done
+		fi
+	done
 }

@@ -20,9 +20,6 @@
 . "$SLUICE_SRCDIR/tests/lib.sh"
 need_cmd cmp
 build_traffic_tools
-SINK=$TMPDIR/slowsink
-build_c "$SINK" "$SLUICE_SRCDIR/tests/gen/slowsink.c" ||
-    { t_fail "build slowsink"; t_done; }
 
 http=$TMPDIR/http.pcap
 rand=$TMPDIR/random.pcap

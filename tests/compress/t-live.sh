@@ -67,7 +67,7 @@ netns_bg "$NS_A" /dev/null "$TMPDIR/g.err" "$TCPDUMP" -i lo -G 1 -W 2 \
 pid=$NETNS_BG_PID
 if netns_wait_for "$TMPDIR/g.err" "listening on" 100; then
 	i=0
-	while [ $i -lt 100 ] && _netns_alive "$pid"; do
+	while [ $i -lt 100 ] && proc_alive "$pid"; do
 		netns_exec "$NS_A" "$API" udp 1 9999
 		sleep 0.1
 		i=$((i + 1))

@@ -28,17 +28,12 @@
 need_root
 need_cmd ip editcap
 
-d=$SLUICE_SRCDIR/tests/gen
-GEN=$TMPDIR/sluice-gen
-CHK=$TMPDIR/sluice-seqcheck
 LIVE=$TMPDIR/erspan-live
 RATE=20000
 
-# shellcheck disable=SC2086
-if ! $CC $CFLAGS -o "$GEN" "$d/sluice-gen.c" "$d/erspan-craft.c" ||
-    ! build_c "$CHK" "$d/sluice-seqcheck.c" ||
-    ! build_c "$LIVE" "$SLUICE_SRCDIR/tests/erspan-mode/erspan-live.c"; then
-	t_fail "build sluice-gen, sluice-seqcheck and erspan-live"
+build_traffic_tools
+if ! build_c "$LIVE" "$SLUICE_SRCDIR/tests/erspan-mode/erspan-live.c"; then
+	t_fail "build erspan-live"
 	t_done
 fi
 
@@ -192,7 +187,7 @@ live_run() {
 	fi
 	send_all
 	_lr_i=0
-	while [ $_lr_i -lt 700 ] && _netns_alive "$_lr_pid"; do
+	while [ $_lr_i -lt 700 ] && proc_alive "$_lr_pid"; do
 		sleep 0.1
 		_lr_i=$((_lr_i + 1))
 	done

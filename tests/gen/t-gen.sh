@@ -10,25 +10,8 @@
 . "$SLUICE_SRCDIR/tests/lib.sh"
 
 d=$SLUICE_SRCDIR/tests/gen
-GEN=$TMPDIR/sluice-gen
-CHK=$TMPDIR/sluice-seqcheck
-SINK=$TMPDIR/slowsink
-
-# shellcheck disable=SC2086
-if ! $CC $CFLAGS -pthread -o "$GEN" "$d/sluice-gen.c" "$d/erspan-craft.c"; then
-	t_fail "build sluice-gen"
-	t_done
-fi
-if ! build_c "$CHK" "$d/sluice-seqcheck.c"; then
-	t_fail "build sluice-seqcheck against our libpcap"
-	t_done
-fi
-# shellcheck disable=SC2086
-if ! $CC $CFLAGS -o "$SINK" "$d/slowsink.c"; then
-	t_fail "build slowsink"
-	t_done
-fi
-t_ok "build sluice-gen, sluice-seqcheck, slowsink"
+build_traffic_tools
+t_ok "make built sluice-gen, sluice-seqcheck, slowsink"
 
 N=100
 types="fixed64 fixed1518 random64 random1518 slammer http"

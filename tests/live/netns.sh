@@ -40,6 +40,9 @@ NETNS_BG_PIDS=
 NETNS_BG_PID=
 NETNS_STATUS=
 
+# shellcheck source=../lib-proc.sh
+. "$SLUICE_SRCDIR/tests/lib-proc.sh"
+
 netns_cleanup() {
 	for _nc_pid in $NETNS_BG_PIDS; do
 		kill -KILL "$_nc_pid" 2>/dev/null
@@ -148,30 +151,10 @@ netns_wait_for() {
 	return 1
 }
 
-# _netns_alive PID: true while PID runs.  "kill -0" is not enough: it
-# also succeeds on an exited child the shell has not reaped yet.
-_netns_alive() {
-	[ -r "/proc/$1/stat" ] || return 1
-	_na_state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
-	[ -n "$_na_state" ] && [ "$_na_state" != Z ]
-}
-
 netns_stop() {
 	_nst_pid=$1
-	_nst_i=0
-	kill "-$2" "$_nst_pid" 2>/dev/null
-	while [ "$_nst_i" -lt "$3" ] && _netns_alive "$_nst_pid"; do
-		sleep 0.1
-		_nst_i=$((_nst_i + 1))
-	done
-	if _netns_alive "$_nst_pid"; then
-		kill -KILL "$_nst_pid" 2>/dev/null
-		wait "$_nst_pid" 2>/dev/null
-		NETNS_STATUS=255
-	else
-		wait "$_nst_pid"
-		NETNS_STATUS=$?
-	fi
+	proc_stop "$1" "$2" "$3"
+	NETNS_STATUS=$PROC_STATUS
 	# Reaped: the cleanup must not kill a recycled pid.
 	_nst_left=
 	for _nst_p in $NETNS_BG_PIDS; do

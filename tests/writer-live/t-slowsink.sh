@@ -20,11 +20,6 @@ need_cmd ip mkfifo
 
 N=12000		# 1514-byte frames: 18 MB, 4.5 times the ring
 build_traffic_tools
-SINK=$TMPDIR/slowsink
-if ! $CC $CFLAGS -o "$SINK" "$SLUICE_SRCDIR/tests/gen/slowsink.c"; then
-	t_fail "build slowsink"
-	t_done
-fi
 if ! netns_setup; then
 	t_fail "create namespaces and veth pair"
 	t_done
