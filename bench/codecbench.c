@@ -1,37 +1,45 @@
 /*
- * codecbench -- compress a pcap byte stream block by block with each codec
- * the compressed writer can use, and report codec throughput and ratio.
+ * codecbench -- compress a pcap byte stream with each codec the
+ * compressing dumper offers, block by block, through libpcap's own
+ * dumper, and report throughput and ratio.
  *
  * This reproduces the measurement behind Shimizu et al., Fig. 4 and
- * Table 1: the writer collects records into a fixed-size buffer and
- * compresses each full buffer with one call, so what matters is the
- * throughput and ratio of one codec call per block of a given size.  The
- * input file is split into consecutive blocks of BLOCK bytes (the last one
- * shorter) and each block is compressed independently, with a context
- * that is reused across blocks as a writer would.
+ * Table 1: the writer collects records into a fixed-size block and
+ * compresses each full block with one call, so what matters is the
+ * throughput and ratio of that at a given block size.  The records of
+ * the input pcap file go through pcap_dump() into a dumper opened with
+ * pcap_dump_fopen_with_options() at that codec, level and block size
+ * (pcap_dump_options_set_compression(), _set_block_size(); no writer
+ * thread), so every figure is the shipped code's: its containers (LZ4
+ * frames, gzip members, zstd frames with checksums), its zstd settings
+ * and its skip of blocks that do not compress.
  *
- * Throughput is input bytes per second of this thread's CPU time, so a
- * busy shared machine slows the number less than wall-clock time would;
- * it is the codec's speed on one core.  Each measurement is repeated
- * --reps times; the median and the spread are printed.  Before timing,
- * every codec's output is decompressed once and compared with the input,
- * so a broken codec call cannot report a good ratio.
+ * Throughput is input bytes per second of the process's CPU time,
+ * writing to /dev/null, so a busy shared machine slows the number less
+ * than wall-clock time would; it is the speed of one core.  Each
+ * measurement is repeated --reps times; the median and the spread are
+ * printed.  Before timing, the records are written once to a file in
+ * TMPDIR, whose size gives the ratio, and read back through
+ * pcap_open_offline() and compared, so a broken codec cannot report a
+ * good ratio.
  *
- * The block size "pkt" (in --blocks) needs a pcap file as input: each
- * codec then compresses every packet on its own (Shimizu et al.'s
- * per-packet scheme, bench/ppcap.c's capture): block is 0 in the output, the ratio
- * counts the 16-byte record headers as stored uncompressed plus a 4-byte
- * length per packet, and throughput is of the packet bytes.
+ * The block size "pkt" (in --blocks) is Shimizu et al.'s per-packet
+ * scheme, which libpcap does not ship (bench/ppcap.c captures with it):
+ * each packet compressed on its own with zlib or LZO1X-1 by the
+ * libraries directly; block is 0 in the output, the ratio counts the
+ * 16-byte record headers as stored uncompressed plus a 4-byte length
+ * per packet, and throughput is of the packet bytes.
  *
  * Output: one CSV line per codec and block size:
  *	type,codec,block,mbps_median,mbps_min,mbps_max,ratio
  * ratio = compressed bytes / input bytes (Shimizu's Table 1 convention:
- * smaller is better).
+ * smaller is better).  A codec this libpcap lacks (lzo without
+ * --with-lzo) gets no line, and a message on stderr.
  *
  * Exit status: 0 ok, 1 a round trip failed or a codec call failed,
  * 2 bad usage or unreadable input.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE	/* u_int and friends for pcap.h, with POSIX 2008 */
 
 #include <errno.h>
 #include <stdint.h>
@@ -39,53 +47,52 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-#include <lz4.h>
 #include <lzo/lzo1x.h>
 #include <zlib.h>
-#include <zstd.h>
+#include <pcap/pcap.h>
 
 #define PROG		"codecbench"
 #define MAX_BLOCKS	32
 #define MAX_REPS	15
 
-enum codec_id {
-	C_NONE,
-	C_LZ4,
-	C_LZO,
-	C_ZSTD1,
-	C_ZSTD3,
-	C_ZSTDF5,
-	C_ZSTDDEF,
-	C_ZLIB1
+/* The per-packet scheme's codecs, called directly. */
+enum pkt_codec {
+	P_NONE,		/* not offered per packet */
+	P_LZO,
+	P_ZLIB
 };
 
 static const struct {
-	const char *name;
-	enum codec_id id;
+	const char *name;	/* in the CSV */
+	const char *spec;	/* libpcap's codec and level */
+	enum pkt_codec pkt;
 } codecs[] = {
-	{ "none",	C_NONE },	/* memcpy: the cost of touching the data */
-	{ "lz4",	C_LZ4 },
-	{ "lzo1x-1",	C_LZO },
-	{ "zstd-1",	C_ZSTD1 },
-	{ "zstd-3",	C_ZSTD3 },
-	{ "zstd-fast5",	C_ZSTDF5 },	/* zstd --fast=5 */
-	{ "zstd-pcap",	C_ZSTDDEF },	/* libpcap's default zstd */
-	{ "zlib-1",	C_ZLIB1 },
+	{ "none",	"none",		P_NONE },	/* blocks, stored */
+	{ "lz4",	"lz4:1",	P_NONE },
+	{ "lzo1x-1",	"lzo",		P_LZO },
+	{ "zstd-1",	"zstd:1",	P_NONE },
+	{ "zstd-3",	"zstd:3",	P_NONE },
+	{ "zstd-fast5",	"zstd:-5",	P_NONE },	/* zstd --fast=5 */
+	{ "zlib-1",	"gzip:1",	P_ZLIB },
 };
 #define N_CODECS	(sizeof(codecs) / sizeof(codecs[0]))
 
+/* The per-packet scheme's buffers. */
 struct work {
-	unsigned char *out;	/* room for the worst case of any codec */
+	unsigned char *out;
 	size_t out_cap;
-	unsigned char *back;	/* decompressed block, for the check */
+	unsigned char *back;	/* decompressed packet, for the check */
 	void *lzo_mem;
-	ZSTD_CCtx *zc;
-	int zc_for;		/* the codec zc is set up for, -1: none */
-	ZSTD_DCtx *zd;
 	z_stream zs;
-	int zs_ready;
 };
+
+/* The input's records, for pcap_dump(). */
+static struct pcap_pkthdr *rec_hdr;
+static const u_char **rec_data;
+static size_t nrecs;
+static int in_linktype, in_snaplen, in_nano;
 
 static void
 usage(FILE *f)
@@ -124,7 +131,7 @@ cpu_seconds(void)
 {
 	struct timespec ts;
 
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
 		(void)clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
 }
@@ -151,88 +158,21 @@ parse_size(const char *s, size_t *out)
 	return (0);
 }
 
-/*
- * Set the zstd context up for codec c, once per codec: the parameters
- * stay across ZSTD_compress2() calls.  Returns 0, or -1 if libzstd
- * refuses a parameter.
- */
-static int
-setup_zstd(struct work *w, enum codec_id c)
-{
-	static const struct {
-		enum codec_id id;
-		int level, hash_log, min_match;
-	} p[] = {
-		{ C_ZSTD1, 1, 0, 0 },
-		{ C_ZSTD3, 3, 0, 0 },
-		{ C_ZSTDF5, -5, 0, 0 },
-		{ C_ZSTDDEF, -5, 12, 7 },
-	};
-	size_t i;
-
-	if (w->zc_for == (int)c)
-		return (0);
-	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
-		if (p[i].id == c)
-			break;
-	if (i == sizeof(p) / sizeof(p[0]))
-		return (-1);
-	ZSTD_CCtx_reset(w->zc, ZSTD_reset_session_and_parameters);
-	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->zc,
-	    ZSTD_c_compressionLevel, p[i].level)) ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(w->zc,
-	    ZSTD_c_checksumFlag, 1)) ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(w->zc,
-	    ZSTD_c_hashLog, p[i].hash_log)) ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(w->zc,
-	    ZSTD_c_minMatch, p[i].min_match)))
-		return (-1);
-	w->zc_for = (int)c;
-	return (0);
-}
-
-/* Compress one block; returns the compressed size, 0 on failure. */
+/* Compress one packet; returns the compressed size, 0 on failure. */
 static size_t
-compress_block(struct work *w, enum codec_id c, const unsigned char *in,
+compress_packet(struct work *w, enum pkt_codec c, const unsigned char *in,
     size_t len)
 {
-	size_t r;
-
 	switch (c) {
-	case C_NONE:
-		memcpy(w->out, in, len);
-		return (len);
-	case C_LZ4: {
-		int n = LZ4_compress_default((const char *)in, (char *)w->out,
-		    (int)len, (int)w->out_cap);
-		return (n > 0 ? (size_t)n : 0);
-	}
-	case C_LZO: {
+	case P_LZO: {
 		lzo_uint n = 0;
 
 		if (lzo1x_1_compress(in, len, w->out, &n, w->lzo_mem) != LZO_E_OK)
 			return (0);
 		return ((size_t)n);
 	}
-	case C_ZSTD1:
-	case C_ZSTD3:
-	case C_ZSTDF5:
-	case C_ZSTDDEF:
-		/*
-		 * As the writer does it (sf-compress-zstd.c): one frame
-		 * per block with its checksum, and for libpcap's default,
-		 * level -5 with a 4096-entry hash table and 7-byte
-		 * minimum matches.
-		 */
-		if (setup_zstd(w, c) != 0)
-			return (0);
-		r = ZSTD_compress2(w->zc, w->out, w->out_cap, in, len);
-		return (ZSTD_isError(r) ? 0 : r);
-	case C_ZLIB1:
-		/*
-		 * One zlib stream per block, as a gzip member per block
-		 * would be; deflateReset keeps the allocated state.
-		 */
+	case P_ZLIB:
+		/* deflateReset keeps the allocated state. */
 		if (deflateReset(&w->zs) != Z_OK)
 			return (0);
 		w->zs.next_in = (Bytef *)(uintptr_t)in;
@@ -242,29 +182,20 @@ compress_block(struct work *w, enum codec_id c, const unsigned char *in,
 		if (deflate(&w->zs, Z_FINISH) != Z_STREAM_END)
 			return (0);
 		return ((size_t)w->zs.total_out);
+	default:
+		return (0);
 	}
-	return (0);
 }
 
-/* Decompress what compress_block left in w->out; 0 if it equals in. */
+/* Decompress what compress_packet left in w->out; 0 if it equals in. */
 static int
-check_block(struct work *w, enum codec_id c, const unsigned char *in,
+check_packet(struct work *w, enum pkt_codec c, const unsigned char *in,
     size_t len, size_t clen)
 {
 	size_t r;
 
 	switch (c) {
-	case C_NONE:
-		memcpy(w->back, w->out, clen);
-		r = clen;
-		break;
-	case C_LZ4: {
-		int n = LZ4_decompress_safe((const char *)w->out,
-		    (char *)w->back, (int)clen, (int)len);
-		r = n < 0 ? (size_t)-1 : (size_t)n;
-		break;
-	}
-	case C_LZO: {
+	case P_LZO: {
 		lzo_uint n = len;
 
 		if (lzo1x_decompress_safe(w->out, clen, w->back, &n, NULL) !=
@@ -273,15 +204,7 @@ check_block(struct work *w, enum codec_id c, const unsigned char *in,
 		r = n;
 		break;
 	}
-	case C_ZSTD1:
-	case C_ZSTD3:
-	case C_ZSTDF5:
-	case C_ZSTDDEF:
-		r = ZSTD_decompressDCtx(w->zd, w->back, len, w->out, clen);
-		if (ZSTD_isError(r))
-			return (-1);
-		break;
-	case C_ZLIB1: {
+	case P_ZLIB: {
 		uLongf n = len;
 
 		if (uncompress(w->back, &n, w->out, clen) != Z_OK)
@@ -295,6 +218,184 @@ check_block(struct work *w, enum codec_id c, const unsigned char *in,
 	if (r != len || memcmp(w->back, in, len) != 0)
 		return (-1);
 	return (0);
+}
+
+/*
+ * The records of the pcap file in data (host byte order), for
+ * pcap_dump().  Returns 0, or 1 if it is not a pcap file of whole
+ * records.
+ */
+static int
+load_records(const unsigned char *data, size_t len)
+{
+	uint32_t v, caplen;
+	size_t off, n;
+
+	memcpy(&v, data, sizeof(v));
+	if (len < 24 || (v != 0xa1b2c3d4 && v != 0xa1b23c4d)) {
+		fprintf(stderr, PROG ": not a pcap file in host byte order\n");
+		return (1);
+	}
+	in_nano = v == 0xa1b23c4d;
+	memcpy(&v, data + 16, sizeof(v));
+	in_snaplen = (int)v;
+	memcpy(&v, data + 20, sizeof(v));
+	in_linktype = (int)(v & 0x03FFFFFF);
+	n = 0;
+	for (off = 24; off + 16 <= len; off += 16 + caplen) {
+		memcpy(&caplen, data + off + 8, sizeof(caplen));
+		if (caplen > len - off - 16)
+			break;
+		n++;
+	}
+	if (off != len) {
+		fprintf(stderr, PROG ": not a pcap file of whole records\n");
+		return (1);
+	}
+	rec_hdr = calloc(n + 1, sizeof(*rec_hdr));
+	rec_data = calloc(n + 1, sizeof(*rec_data));
+	if (rec_hdr == NULL || rec_data == NULL) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return (1);
+	}
+	nrecs = 0;
+	for (off = 24; off + 16 <= len; off += 16 + caplen) {
+		struct pcap_pkthdr *h = &rec_hdr[nrecs];
+
+		memcpy(&v, data + off, sizeof(v));
+		h->ts.tv_sec = v;
+		memcpy(&v, data + off + 4, sizeof(v));
+		h->ts.tv_usec = v;
+		memcpy(&caplen, data + off + 8, sizeof(caplen));
+		h->caplen = caplen;
+		memcpy(&v, data + off + 12, sizeof(v));
+		h->len = v;
+		rec_data[nrecs++] = data + off + 16;
+	}
+	return (0);
+}
+
+/*
+ * Every record through a dumper on f with libpcap's codec spec and
+ * block size; closes f.  0, or -1 with errbuf filled in.
+ */
+static int
+dump_records(pcap_t *dead, FILE *f, const char *spec, size_t block,
+    char *errbuf)
+{
+	pcap_dump_options_t *o;
+	pcap_dumper_t *d;
+	size_t i;
+
+	o = pcap_dump_options_create(errbuf);
+	if (o == NULL)
+		goto fail;
+	if (pcap_dump_options_set_compression(o, spec, errbuf) != 0 ||
+	    pcap_dump_options_set_block_size(o, block, errbuf) != 0) {
+		pcap_dump_options_free(o);
+		goto fail;
+	}
+	d = pcap_dump_fopen_with_options(dead, f, o);
+	pcap_dump_options_free(o);
+	if (d == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", pcap_geterr(dead));
+		goto fail;
+	}
+	for (i = 0; i < nrecs; i++)
+		pcap_dump((u_char *)d, &rec_hdr[i], rec_data[i]);
+	if (pcap_dump_flush(d) != 0) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", pcap_dump_geterr(d));
+		pcap_dump_close(d);
+		return (-1);
+	}
+	pcap_dump_close(d);
+	return (0);
+fail:
+	fclose(f);
+	return (-1);
+}
+
+/* Whether this libpcap has the codec of spec (lzo needs --with-lzo). */
+static int
+codec_available(const char *name, const char *spec)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	pcap_dump_options_t *o;
+	int ok;
+
+	o = pcap_dump_options_create(errbuf);
+	ok = o != NULL &&
+	    pcap_dump_options_set_compression(o, spec, errbuf) == 0;
+	if (!ok)
+		fprintf(stderr, PROG ": %s (%s) skipped: %s\n", name, spec,
+		    errbuf);
+	pcap_dump_options_free(o);
+	return (ok);
+}
+
+/*
+ * The untimed pass: the records into a file, its size, and the records
+ * read back through pcap_open_offline() compared with the input.
+ * Returns the file's size, 0 on failure (with a message).
+ */
+static size_t
+roundtrip(pcap_t *dead, const char *name, const char *spec, size_t block)
+{
+	char errbuf[PCAP_ERRBUF_SIZE], path[4096];
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	const char *tmp;
+	pcap_t *p;
+	size_t i, size = 0;
+	FILE *f;
+	long end;
+	int fd;
+
+	tmp = getenv("TMPDIR");
+	snprintf(path, sizeof(path), "%s/codecbench.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+		fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+		return (0);
+	}
+	errbuf[0] = '\0';
+	if (dump_records(dead, f, spec, block, errbuf) != 0) {
+		fprintf(stderr, PROG ": %s (%s), %zu-byte blocks: %s\n", name,
+		    spec, block, errbuf);
+		goto out;
+	}
+	p = pcap_open_offline_with_tstamp_precision(path, in_nano ?
+	    PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO, errbuf);
+	if (p == NULL) {
+		fprintf(stderr, PROG ": %s, %zu-byte blocks: %s\n", name,
+		    block, errbuf);
+		goto out;
+	}
+	for (i = 0; i < nrecs; i++) {
+		if (pcap_next_ex(p, &h, &data) != 1 ||
+		    h->caplen != rec_hdr[i].caplen ||
+		    h->len != rec_hdr[i].len ||
+		    h->ts.tv_sec != rec_hdr[i].ts.tv_sec ||
+		    h->ts.tv_usec != rec_hdr[i].ts.tv_usec ||
+		    memcmp(data, rec_data[i], h->caplen) != 0)
+			break;
+	}
+	if (i < nrecs || pcap_next_ex(p, &h, &data) != -2) {
+		fprintf(stderr, PROG ": %s, %zu-byte blocks: record %zu does not read back as written\n",
+		    name, block, i);
+		pcap_close(p);
+		goto out;
+	}
+	pcap_close(p);
+	f = fopen(path, "rb");
+	if (f != NULL && fseek(f, 0, SEEK_END) == 0 && (end = ftell(f)) > 0)
+		size = (size_t)end;
+	if (f != NULL)
+		fclose(f);
+out:
+	unlink(path);
+	return (size);
 }
 
 static int
@@ -352,7 +453,7 @@ read_file(const char *path, size_t *lenp)
  * failed or the file is not a pcap file of whole records.
  */
 static int
-per_packet(struct work *w, enum codec_id c, const char *name,
+per_packet(struct work *w, enum pkt_codec c, const char *name,
     const char *type, const unsigned char *data, size_t len, int reps)
 {
 	double t[MAX_REPS];
@@ -373,8 +474,8 @@ per_packet(struct work *w, enum codec_id c, const char *name,
 			    off);
 			return (1);
 		}
-		clen = compress_block(w, c, data + off + 16, caplen);
-		if (clen == 0 || check_block(w, c, data + off + 16, caplen,
+		clen = compress_packet(w, c, data + off + 16, caplen);
+		if (clen == 0 || check_packet(w, c, data + off + 16, caplen,
 		    clen) != 0) {
 			fprintf(stderr, PROG ": %s, per packet: round trip failed at offset %zu\n",
 			    name, off);
@@ -393,7 +494,7 @@ per_packet(struct work *w, enum codec_id c, const char *name,
 		for (off = 24; off + 16 <= len; off += 16 + caplen) {
 			memcpy(&v, data + off + 8, sizeof(v));
 			caplen = v;
-			(void)compress_block(w, c, data + off + 16, caplen);
+			(void)compress_packet(w, c, data + off + 16, caplen);
 		}
 		dt = cpu_seconds() - t0;
 		if (dt <= 0)
@@ -414,13 +515,14 @@ main(int argc, char **argv)
 	const char *type = NULL, *path = NULL;
 	const char *blocks_arg = "4k,8k,16k,32k,64k,128k,256k,512k,1024k";
 	const char *codecs_arg = NULL;
-	size_t blocks[MAX_BLOCKS], nblocks = 0, maxblock = 0;
+	size_t blocks[MAX_BLOCKS], nblocks = 0;
 	int reps = 3, want[N_CODECS];
 	unsigned char *data;
-	size_t len, ci, bi, off, clen, total;
+	size_t len, ci, bi, total;
 	struct work w;
+	pcap_t *dead;
 	double t[MAX_REPS];
-	int i, rep, status = 0;
+	int i, rep, avail, status = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -474,8 +576,6 @@ main(int argc, char **argv)
 				blocks[nblocks] = 0;
 			else if (parse_size(tok, &blocks[nblocks]) != 0)
 				bad_usage("bad block size", tok);
-			if (blocks[nblocks] > maxblock)
-				maxblock = blocks[nblocks];
 			nblocks++;
 		}
 		free(copy);
@@ -509,62 +609,65 @@ main(int argc, char **argv)
 		return (2);
 	}
 
+	if (load_records(data, len) != 0)
+		return (2);
+	dead = pcap_open_dead_with_tstamp_precision(in_linktype, in_snaplen,
+	    in_nano ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO);
 	memset(&w, 0, sizeof(w));
-	/* Every codec's worst case is below this for the largest block. */
-	if (maxblock < 262144)	/* room for any packet ("pkt") */
-		maxblock = 262144;
-	w.out_cap = maxblock + maxblock / 8 + 65536;
+	w.out_cap = 262144 + 262144 / 8 + 65536;	/* any packet */
 	w.out = malloc(w.out_cap);
-	w.back = malloc(maxblock);
+	w.back = malloc(262144);
 	w.lzo_mem = malloc(LZO1X_1_MEM_COMPRESS);
-	w.zc = ZSTD_createCCtx();
-	w.zc_for = -1;
-	w.zd = ZSTD_createDCtx();
-	if (w.out == NULL || w.back == NULL || w.lzo_mem == NULL ||
-	    w.zc == NULL || w.zd == NULL || lzo_init() != LZO_E_OK ||
+	if (dead == NULL || w.out == NULL || w.back == NULL ||
+	    w.lzo_mem == NULL || lzo_init() != LZO_E_OK ||
 	    deflateInit(&w.zs, 1) != Z_OK) {
-		fprintf(stderr, PROG ": cannot set up the codecs\n");
+		fprintf(stderr, PROG ": cannot set up\n");
 		return (1);
 	}
 
 	for (ci = 0; ci < N_CODECS; ci++) {
 		if (!want[ci])
 			continue;
+		avail = -1;	/* not asked yet */
 		for (bi = 0; bi < nblocks; bi++) {
 			size_t bs = blocks[bi];
 
 			if (bs == 0) {
-				if (per_packet(&w, codecs[ci].id,
+				if (codecs[ci].pkt == P_NONE)
+					continue;
+				if (per_packet(&w, codecs[ci].pkt,
 				    codecs[ci].name, type, data, len, reps) != 0)
 					status = 1;
 				continue;
 			}
 
-			/* Untimed pass: round trip check and the ratio. */
-			total = 0;
-			for (off = 0; off < len; off += bs) {
-				size_t n = len - off < bs ? len - off : bs;
-
-				clen = compress_block(&w, codecs[ci].id,
-				    data + off, n);
-				if (clen == 0 || check_block(&w, codecs[ci].id,
-				    data + off, n, clen) != 0) {
-					fprintf(stderr, PROG ": %s, %zu-byte blocks: round trip failed at offset %zu\n",
-					    codecs[ci].name, bs, off);
-					status = 1;
-					break;
-				}
-				total += clen;
-			}
-			if (off < len)
+			if (avail < 0)
+				avail = codec_available(codecs[ci].name,
+				    codecs[ci].spec);
+			if (!avail)
 				continue;
+			/* Untimed pass: round trip check and the ratio. */
+			total = roundtrip(dead, codecs[ci].name,
+			    codecs[ci].spec, bs);
+			if (total == 0) {
+				status = 1;
+				continue;
+			}
 			for (rep = 0; rep < reps; rep++) {
-				double t0 = cpu_seconds(), dt;
+				char errbuf[PCAP_ERRBUF_SIZE];
+				double t0, dt;
+				FILE *f;
 
-				for (off = 0; off < len; off += bs)
-					(void)compress_block(&w, codecs[ci].id,
-					    data + off,
-					    len - off < bs ? len - off : bs);
+				f = fopen("/dev/null", "w");
+				if (f == NULL)
+					return (1);
+				t0 = cpu_seconds();
+				if (dump_records(dead, f, codecs[ci].spec, bs,
+				    errbuf) != 0) {
+					fprintf(stderr, PROG ": %s: %s\n",
+					    codecs[ci].name, errbuf);
+					return (1);
+				}
 				dt = cpu_seconds() - t0;
 				if (dt <= 0)
 					dt = 1e-9;
@@ -580,11 +683,12 @@ main(int argc, char **argv)
 		}
 	}
 	deflateEnd(&w.zs);
-	ZSTD_freeCCtx(w.zc);
-	ZSTD_freeDCtx(w.zd);
+	pcap_close(dead);
 	free(w.lzo_mem);
 	free(w.back);
 	free(w.out);
+	free(rec_hdr);
+	free(rec_data);
 	free(data);
 	return (status);
 }

@@ -182,8 +182,9 @@ bench_build_tools() {
 		    return 1
 	fi
 	if [ ! -x "$CODECBENCH" ]; then
-		$CC -O2 -o "$CODECBENCH" "$BENCH_DIR/codecbench.c" \
-		    -lz -llz4 -lzstd -llzo2 || return 1
+		$CC -O2 -Wall -Wextra -I"$INC_OURS" -o "$CODECBENCH" \
+		    "$BENCH_DIR/codecbench.c" -L"$LIB_OURS" -lpcap -lz -llzo2 ||
+		    return 1
 	fi
 }
 
