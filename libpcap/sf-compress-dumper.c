@@ -44,6 +44,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/types.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef HAVE_PTHREADS
 #include <pthread.h>
@@ -575,6 +576,9 @@ pcap_dumper_t *
 pcap_dump_open_with_options(pcap_t *p, const char *fname,
     const pcap_dump_options_t *opts)
 {
+	pcap_dumper_t *d;
+	struct stat st;
+	int existed;
 	FILE *f;
 
 	if (!p->activated) {
@@ -590,9 +594,11 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 	}
 	if (opts == NULL)
 		return (pcap_dump_open(p, fname));
+	existed = 1;
 	if (fname[0] == '-' && fname[1] == '\0')
 		f = stdout;
 	else {
+		existed = stat(fname, &st) == 0;
 		f = fopen(fname, "wb");
 		if (f == NULL) {
 			pcapint_fmt_errmsg_for_errno(p->errbuf,
@@ -600,7 +606,14 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 			return (NULL);
 		}
 	}
-	return (pcap_dump_fopen_with_options(p, f, opts));
+	d = pcap_dump_fopen_with_options(p, f, opts);
+	/*
+	 * A dumper that cannot start (no memory for its ring, no thread)
+	 * leaves no empty file behind where there was none.
+	 */
+	if (d == NULL && !existed)
+		(void)unlink(fname);
+	return (d);
 }
 
 int

@@ -64,7 +64,7 @@ erspan_option(const char *arg, int yflag_dlt, erspan_fail_fn fail)
 		v = strtol(arg, &end, 10);
 		if (end == arg || *end != '\0' || v < 0 ||
 		    v > ERSPAN_MAX_SESSION)
-			fail("invalid ERSPAN session %s (0-%d)", arg,
+			fail("invalid ERSPAN session \"%s\" (0-%d)", arg,
 			    ERSPAN_MAX_SESSION);
 		erspan_session = (int)v;
 	}

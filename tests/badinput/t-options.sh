@@ -23,9 +23,10 @@ cat >"$rows" <<'ROWS'
 --writer-cpu=-1|invalid CPU number "-1" for --writer-cpu
 --writer-cpu=abc|invalid CPU number "abc" for --writer-cpu
 --writer-cpu=99999|CPU 99999
---erspan=1024|invalid ERSPAN session 1024 (0-1023)
---erspan=-1|invalid ERSPAN session -1 (0-1023)
---erspan=abc|invalid ERSPAN session abc (0-1023)
+--erspan=1024|invalid ERSPAN session "1024" (0-1023)
+--erspan=-1|invalid ERSPAN session "-1" (0-1023)
+--erspan=abc|invalid ERSPAN session "abc" (0-1023)
+--erspan=|invalid ERSPAN session "" (0-1023)
 --writer-cpu=0 --writer-ring=0|--writer-cpu cannot be used with --writer-ring=0
 ROWS
 
@@ -49,7 +50,7 @@ while IFS='|' read -r args want; do
 		t_fail "$args: exit $rc, $lines lines, files '$made': $(head -3 "$d/stderr" | tr '\n' '|')"
 	fi
 done <"$rows"
-t_expect_eq "every row was run" 18 "$n"
+t_expect_eq "every row was run" 19 "$n"
 
 # The check must be able to fail: a good value passes and writes.
 d=$TMPDIR/good

@@ -116,11 +116,11 @@ expect_error() {
 		esac
 	fi
 }
-expect_error "--erspan=1024 is refused" "invalid ERSPAN session 1024 (0-1023)" \
+expect_error "--erspan=1024 is refused" "invalid ERSPAN session \"1024\" (0-1023)" \
     "$TCPDUMP" --erspan=1024 -d ''
-expect_error "--erspan=7x is refused" "invalid ERSPAN session 7x" \
+expect_error "--erspan=7x is refused" "invalid ERSPAN session \"7x\"" \
     "$TCPDUMP" --erspan=7x -d ''
-expect_error "--erspan= is refused" "invalid ERSPAN session" \
+expect_error "--erspan= is refused" "invalid ERSPAN session \"\" (0-1023)" \
     "$TCPDUMP" --erspan= -d ''
 expect_error "--erspan with -y EN10MB is refused" \
     "--erspan and -y EN10MB are mutually exclusive" \
