@@ -187,7 +187,7 @@
 
 /*
  * The ladders.  Cost and gain measured through libpcap's own dumper by
- * bench/codecbench (pcap_dump() of 7.6 MB of sluice-gen --type http
+ * a benchmark (pcap_dump() of 7.6 MB of generated HTTP
  * frames into 256 KiB blocks at each fixed level, no writer thread, CPU
  * time of the process, median of 3, on a shared 2-CPU machine), less
  * what the dumper costs without a codec (0.11 ns per byte), so that the

@@ -1,6 +1,29 @@
 dnl Copyright (c) 2026 The sluice developers.  All rights reserved.
 dnl
-dnl SPDX-License-Identifier: BSD-3-Clause
+dnl Redistribution and use in source and binary forms, with or without
+dnl modification, are permitted provided that the following conditions
+dnl are met:
+dnl
+dnl   1. Redistributions of source code must retain the above copyright
+dnl      notice, this list of conditions and the following disclaimer.
+dnl   2. Redistributions in binary form must reproduce the above copyright
+dnl      notice, this list of conditions and the following disclaimer in the
+dnl      documentation and/or other materials provided with the distribution.
+dnl   3. Neither the name of the copyright holders nor the names of its
+dnl      contributors may be used to endorse or promote products derived
+dnl      from this software without specific prior written permission.
+dnl
+dnl THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS
+dnl ``AS IS'' AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT
+dnl LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR
+dnl A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT
+dnl OWNER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL,
+dnl SPECIAL, EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT
+dnl LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE,
+dnl DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY
+dnl THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
+dnl (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+dnl OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
 dnl
 dnl Configure checks for the dumper with options: compressed savefiles
 dnl (sf-compress-*.c), its writer thread (sf-writer.c, the glue in
