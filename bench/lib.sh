@@ -175,14 +175,18 @@ bench_build_tools() {
 		EOF
 		chmod +x "$BENCH_TOOLS/erspan-decap" || return 1
 	fi
-	# The per-packet compressing capture, linking our libpcap.
+	# The per-packet compressing capture and codecbench link our
+	# libpcap, so they get its sanitizers, if any, through CFLAGS (the
+	# tests' sanitizer build runs bench with them).
+	# shellcheck disable=SC2086
 	if [ ! -x "$PPCAP" ]; then
-		$CC -O2 -Wall -Wextra -I"$INC_OURS" -o "$PPCAP" \
+		$CC ${CFLAGS:-} -O2 -Wall -Wextra -I"$INC_OURS" -o "$PPCAP" \
 		    "$BENCH_DIR/ppcap.c" -L"$LIB_OURS" -lpcap -lz -llzo2 ||
 		    return 1
 	fi
+	# shellcheck disable=SC2086
 	if [ ! -x "$CODECBENCH" ]; then
-		$CC -O2 -Wall -Wextra -I"$INC_OURS" -o "$CODECBENCH" \
+		$CC ${CFLAGS:-} -O2 -Wall -Wextra -I"$INC_OURS" -o "$CODECBENCH" \
 		    "$BENCH_DIR/codecbench.c" -L"$LIB_OURS" -lpcap -lz -llzo2 ||
 		    return 1
 	fi

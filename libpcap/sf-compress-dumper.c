@@ -76,6 +76,9 @@
 #include "pcap-int.h"
 #include "thread-local.h"
 #include "sf-compress-dumper.h"
+#ifdef HAVE_PTHREADS
+#include "sf-writer.h"
+#endif
 
 /*
  * The registry: FILE * of each open compressed dumper -> its state.
@@ -164,7 +167,11 @@ sfc_write_all(struct pcapint_sfc_dumper *w, const u_char *p, size_t len)
 	ssize_t n;
 
 	while (len != 0) {
+#ifdef HAVE_PTHREADS
+		n = pcapint_writer_write_cancellable(w->fd, p, len);
+#else
 		n = write(w->fd, p, len);
+#endif
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

@@ -391,10 +391,31 @@ pcapint_sfc_thr_start(struct pcapint_sfc_dumper *w, pcap_t *p,
 	return (0);
 }
 
+/*
+ * The writer gave up on a savefile that took no data for 10 seconds:
+ * the dumper's sticky error, and its message, say so.
+ */
+static void
+sfc_thr_stalled(struct pcapint_sfc_dumper *w, int err)
+{
+	int zero = 0;
+
+	if (err != ETIMEDOUT || __atomic_load_n(&w->err, __ATOMIC_ACQUIRE) != 0)
+		return;
+	snprintf(w->errmsg, sizeof(w->errmsg),
+	    "the savefile took no data for 10 seconds (a stalled disk or pipe); given up");
+	(void)__atomic_compare_exchange_n(&w->err, &zero, ETIMEDOUT, 0,
+	    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
 int
 pcapint_sfc_thr_flush(struct pcapint_sfc_dumper *w)
 {
-	return (pcapint_writer_flush(w->thr->writer) != 0 ? -1 : 0);
+	int err;
+
+	err = pcapint_writer_flush(w->thr->writer);
+	sfc_thr_stalled(w, err);
+	return (err != 0 ? -1 : 0);
 }
 
 /*
@@ -430,7 +451,7 @@ pcapint_sfc_thr_stop(struct pcapint_sfc_dumper *w)
 {
 	struct pcapint_sfc_thr *t = w->thr;
 
-	(void)pcapint_writer_stop(t->writer);
+	sfc_thr_stalled(w, pcapint_writer_stop(t->writer));
 	t->writer = NULL;
 	sfc_jobs_end(w);
 	w->thr = NULL;

@@ -140,6 +140,21 @@
 #define	WRITER_CHUNK		(256 * 1024)
 #endif
 
+/*
+ * A flush or stop gives the savefile up when the writer consumes nothing
+ * for this long: its write() is blocked, into a pipe whose reader has
+ * stopped reading or a disk that has stopped taking data, and waiting
+ * on would hang the caller (tcpdump after ^C) for as long.  Behind a
+ * slow disk that still takes data the writer consumes a chunk every few
+ * milliseconds (256 KiB at 20 MB/s: 13 ms), so 10 seconds is no slow
+ * disk's pace.  The savefile then has the sticky error ETIMEDOUT, its
+ * waiting records are counted as lost, and the stop cancels the blocked
+ * write().
+ */
+#ifndef WRITER_STALL_MS
+#define	WRITER_STALL_MS		10000
+#endif
+
 /* Keep the two sides' indices on cache lines of their own. */
 #define	CACHE_LINE		64
 
@@ -182,6 +197,7 @@ struct pcapint_writer {
 	uint64_t	flush_req;
 	uint64_t	flush_done;
 	int		stop;
+	int		stalled;	/* a flush gave up waiting */
 
 	pthread_t	thread;
 };
@@ -263,6 +279,11 @@ writer_main(void *arg)
 	struct timespec deadline;
 
 	pcapint_writer_set_name("pcap-writer");
+	/*
+	 * Cancelled only in write() (pcapint_writer_write_cancellable()),
+	 * where it holds no lock, and only by a stop that gave up on it.
+	 */
+	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	err = writer_lower_priority(w->nice_incr);
 	pthread_mutex_lock(&w->lock);
 	w->start_err = err;
@@ -725,6 +746,43 @@ pcapint_writer_put(struct pcapint_writer *w, const void *buf, size_t len)
 	return (pcapint_writer_put2(w, buf, len, NULL, 0));
 }
 
+/*
+ * Wait, with the mutex held, until the flush request req is carried out,
+ * or until the writer has consumed nothing for WRITER_STALL_MS; then the
+ * writer is stalled, and the savefile has the sticky error ETIMEDOUT.
+ */
+static void
+writer_wait_flushed(struct pcapint_writer *w, uint64_t req)
+{
+	struct timespec deadline;
+	uint64_t tail, last_tail;
+	int still_ms, zero;
+
+	last_tail = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
+	still_ms = 0;
+	while (w->flush_done < req && !w->stalled) {
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_nsec += 100 * 1000000L;
+		if (deadline.tv_nsec >= 1000000000L) {
+			deadline.tv_sec++;
+			deadline.tv_nsec -= 1000000000L;
+		}
+		if (pthread_cond_timedwait(&w->done, &w->lock,
+		    &deadline) != ETIMEDOUT)
+			continue;
+		tail = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
+		if (tail != last_tail) {
+			last_tail = tail;
+			still_ms = 0;
+		} else if ((still_ms += 100) >= WRITER_STALL_MS) {
+			w->stalled = 1;
+			zero = 0;
+			(void)__atomic_compare_exchange_n(&w->error, &zero,
+			    ETIMEDOUT, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+		}
+	}
+}
+
 int
 pcapint_writer_flush(struct pcapint_writer *w)
 {
@@ -733,10 +791,21 @@ pcapint_writer_flush(struct pcapint_writer *w)
 	pthread_mutex_lock(&w->lock);
 	req = ++w->flush_req;
 	pthread_cond_signal(&w->wake);
-	while (w->flush_done < req)
-		pthread_cond_wait(&w->done, &w->lock);
+	writer_wait_flushed(w, req);
 	pthread_mutex_unlock(&w->lock);
 	return (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE));
+}
+
+ssize_t
+pcapint_writer_write_cancellable(int fd, const void *buf, size_t len)
+{
+	ssize_t n;
+	int old;
+
+	(void)pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+	n = write(fd, buf, len);
+	(void)pthread_setcancelstate(old, NULL);
+	return (n);
 }
 
 void
@@ -772,11 +841,16 @@ pcapint_writer_stop(struct pcapint_writer *w)
 {
 	int err;
 
-	/* Everything handed over is consumed and flushed before we stop. */
+	/*
+	 * Everything handed over is consumed and flushed before we stop,
+	 * unless the writer is stalled: then its write() is cancelled.
+	 */
 	(void)pcapint_writer_flush(w);
 	pthread_mutex_lock(&w->lock);
 	w->stop = 1;
 	pthread_cond_signal(&w->wake);
+	if (w->stalled)
+		(void)pthread_cancel(w->thread);
 	pthread_mutex_unlock(&w->lock);
 	pthread_join(w->thread, NULL);
 

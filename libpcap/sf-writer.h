@@ -129,9 +129,18 @@ int	pcapint_writer_put2(struct pcapint_writer *, const void *, size_t,
 
 /*
  * Wait until everything handed over so far has been consumed and
- * flush() has run.  Returns 0 or the sticky errno value.
+ * flush() has run.  Returns 0 or the sticky errno value: ETIMEDOUT if
+ * the writer consumed nothing for 10 seconds (WRITER_STALL_MS), stuck
+ * in a write(); pcapint_writer_stop() then cancels that write().
  */
 int	pcapint_writer_flush(struct pcapint_writer *);
+
+/*
+ * write(), for consume() and flush(): the one place where the writer
+ * thread can be cancelled, by a stop that gave up on a stalled write.
+ * On any other thread it is write() (whose cancel state it keeps).
+ */
+ssize_t	pcapint_writer_write_cancellable(int, const void *, size_t);
 
 void	pcapint_writer_get_stats(struct pcapint_writer *,
 	    struct pcapint_writer_stats *);
