@@ -52,10 +52,11 @@ extern int dumpopts_writer(int cpu, const char *arg, char *ebuf);
 /*
  * After all the options: refuse what does not go together, and decide
  * whether the dumper gets a writer thread.  have_w: -w was given;
- * offline: packets come from savefiles (-r, -V); packet_buffered: -U.
+ * offline: packets come from savefiles (-r, -V); packet_buffered: -U;
+ * size_rotation: -C.
  */
 extern int dumpopts_check(int have_w, int offline, int packet_buffered,
-    char *ebuf);
+    int size_rotation, char *ebuf);
 
 #ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
 /*
