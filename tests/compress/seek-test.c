@@ -452,6 +452,7 @@ cmd_end(const char *file)
 	f = pcap_file(p);
 	if (fseek(f, -4, SEEK_END) != 0 || fread(b, 1, 4, f) != 4) {
 		printf("error: %s\n", strerror(errno));
+		pcap_close(p);
 		return (1);
 	}
 	printf("end %ld\n", ftell(f));
