@@ -88,6 +88,26 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-store.c sf-compress-policy.c"
 	AC_CHECK_FUNCS(fopencookie,
 	    [sf_compress_cookie=yes], [sf_compress_cookie=no])
+	#
+	# The dumper, its writer thread and the reader share counters and
+	# flags between threads through the GCC/Clang __atomic builtins.
+	# A compiler without them (MSVC) gets the stubs: the functions
+	# exist and refuse with a message, and plain savefiles work.
+	#
+	AC_CACHE_CHECK([for the __atomic builtins],
+	    [ac_cv_lbl_sfc_atomics],
+	    [AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <stdint.h>]],
+		[[uint64_t v = 0; int i = 0, z = 0;
+		__atomic_store_n(&v, __atomic_load_n(&v, __ATOMIC_ACQUIRE) + 1,
+		    __ATOMIC_RELEASE);
+		(void)__atomic_compare_exchange_n(&i, &z, 1, 0,
+		    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		return (int)v;]])],
+		[ac_cv_lbl_sfc_atomics=yes], [ac_cv_lbl_sfc_atomics=no])])
+	if test "x$ac_cv_lbl_sfc_atomics" = xno; then
+		sf_compress_cookie=no
+	fi
 	if test "x$sf_compress_cookie" = xyes; then
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-dumper.c sf-compress-reader.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-level.c sf-compress-adapt.c"
@@ -95,7 +115,8 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 	else
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-unsupported.c"
 	fi
-	if test "x$ac_lbl_have_pthreads" = xfound; then
+	if test "x$ac_lbl_have_pthreads" = xfound -a \
+	    "x$ac_cv_lbl_sfc_atomics" = xyes; then
 		AC_DEFINE(HAVE_PTHREADS, 1,
 		    [define if pthreads are available])
 		ADDITIONAL_LIBS="$ADDITIONAL_LIBS $PTHREAD_LIBS"

@@ -1,0 +1,40 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * no-atomics: against a libpcap built without the __atomic builtins,
+ * the dumper options API exists, refuses compression in one sentence
+ * each, and plain savefiles still work.  Prints what it saw.
+ */
+
+#include <stdio.h>
+#include <pcap/pcap.h>
+
+int
+main(void)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	pcap_dump_options_t *o;
+	pcap_dumper_t *d;
+	pcap_t *p;
+
+	o = pcap_dump_options_create(errbuf);
+	p = pcap_open_dead(DLT_EN10MB, 65535);
+	if (o == NULL || p == NULL) {
+		printf("setup failed\n");
+		return (1);
+	}
+	if (pcap_dump_options_set_compression(o, "zstd", errbuf) != 0)
+		printf("set_compression: %s\n", errbuf);
+	d = pcap_dump_open_with_options(p, "/dev/null", o);
+	printf("open_with_options: %s\n", d == NULL ? pcap_geterr(p) : "opened");
+	d = pcap_dump_open(p, "/dev/null");
+	printf("pcap_dump_open: %s\n", d != NULL ? "opened" : pcap_geterr(p));
+	if (d != NULL)
+		pcap_dump_close(d);
+	printf("pcap_dump_close_async_wait: %d\n", pcap_dump_close_async_wait(0));
+	pcap_dump_options_free(o);
+	pcap_close(p);
+	return (0);
+}
