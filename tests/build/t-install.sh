@@ -20,7 +20,7 @@ if ! make -s -C "$SLUICE_BUILDDIR" install DESTDIR="$dest" >"$TMPDIR/log" 2>&1; 
 fi
 t_ok "make install DESTDIR=... succeeds"
 
-for f in "$bindir/tcpdump" "$libdir/libpcap.so.1" "$libdir/libpcap.a" \
+for f in "$bindir/tcpdump" "$libdir/$SLUICE_LIBPCAP_SONAME" "$libdir/libpcap.a" \
     "$includedir/pcap.h" "$includedir/pcap/pcap.h" "$bindir/pcap-config" \
     "$libdir/pkgconfig/libpcap.pc" "$mandir/man1/tcpdump.1" \
     "$mandir/man3/pcap.3pcap" "$mandir/man7/pcap-filter.7"; do

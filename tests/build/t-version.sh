@@ -2,8 +2,9 @@
 #
 # The build is the fork and runs with the fork's libpcap, never a system
 # libpcap: tcpdump --version says so, tcpdump carries no RPATH into the
-# build tree, and libpcap is a shared library with SONAME libpcap.so.1 plus
-# a static archive.
+# build tree, and libpcap is a shared library with the configured SONAME
+# (libpcap's own libpcap.so.1, or LIBPCAP_SONAME such as Debian's
+# libpcap.so.0.8) plus a static archive.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 
@@ -20,9 +21,10 @@ case $(echo "$v" | sed -n 2p) in
 *)	t_fail "tcpdump runs with another libpcap: $(echo "$v" | sed -n 2p)" ;;
 esac
 
-resolved=$(ldd "$TCPDUMP" | awk '$1 == "libpcap.so.1" { print $3 }')
-t_expect_eq "the dynamic linker resolves libpcap.so.1 to the staged library" \
-    "$libdir/libpcap.so.1" "$resolved"
+soname=$SLUICE_LIBPCAP_SONAME
+resolved=$(ldd "$TCPDUMP" | awk -v n="$soname" '$1 == n { print $3 }')
+t_expect_eq "the dynamic linker resolves $soname to the staged library" \
+    "$libdir/$soname" "$resolved"
 
 if readelf -d "$TCPDUMP" | grep -Eq 'RPATH|RUNPATH'; then
 	t_fail "tcpdump has an RPATH/RUNPATH: $(readelf -d "$TCPDUMP" | grep -E 'RPATH|RUNPATH')"
@@ -30,8 +32,8 @@ else
 	t_ok "tcpdump has no RPATH or RUNPATH"
 fi
 
-soname=$(readelf -d "$libdir/libpcap.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
-t_expect_eq "libpcap's SONAME" "libpcap.so.1" "$soname"
+got=$(readelf -d "$libdir/libpcap.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+t_expect_eq "libpcap's SONAME" "$soname" "$got"
 t_check "the static libpcap.a is built" test -s "$libdir/libpcap.a"
 
 # Stock tcpdump, from the same tarball, is the unmodified release.

@@ -19,7 +19,7 @@ case "$CFLAGS" in
 	echo "1..0 # SKIP Debian's binaries cannot load a sanitizer build of libpcap"
 	exit 77 ;;
 esac
-ourlib=${LD_LIBRARY_PATH%%:*}/libpcap.so.1
+ourlib=${LD_LIBRARY_PATH%%:*}/$SLUICE_LIBPCAP_SONAME
 if [ ! -f "$ourlib" ]; then
 	t_fail "our staged library at $ourlib"
 	t_done
