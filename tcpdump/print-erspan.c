@@ -58,6 +58,15 @@
  *
  * The type of 0x88be packets is told by the GRE S bit, not by the GRE
  * version: type II is sent with GRE version 0.
+ *
+ * The output is the one of the ERSPAN printer on tcpdump's development
+ * branch, so that scripts that read it keep working on the next release:
+ * "erspan", then, with -v, the type ("type2"), the session ID, the
+ * encapsulation of type II or the bad/short frame status (BSO) of type
+ * III, with -v the class of service, the truncation bit and the type II
+ * index, and then the mirrored frame.  Type I has no header and prints
+ * as "erspan type1".  A type III frame type other than 0 (Ethernet) is
+ * named, not decoded as Ethernet.
  */
 
 #include <config.h>
@@ -74,138 +83,151 @@
 #define ERSPAN_II_VER		1
 #define ERSPAN_III_VER		2
 
+/* Word 0, types II and III. */
+#define ERSPAN_VER(w)		((w) >> 28)
+#define ERSPAN_VLAN(w)		(((w) >> 16) & 0xfff)
+#define ERSPAN_COS(w)		(((w) >> 13) & 0x7)
+#define ERSPAN_EN_BSO(w)	(((w) >> 11) & 0x3)
+#define ERSPAN_T		0x00000400U
+#define ERSPAN_SESSION(w)	((w) & 0x3ff)
+
+/* Type II encapsulation of the mirrored frame (En). */
+#define ERSPAN_EN_UNTAGGED	0
+#define ERSPAN_EN_ISL		1
+#define ERSPAN_EN_8021Q		2
+#define ERSPAN_EN_PRESERVED	3
+
+/*
+ * Type III, word 2's low 16 bits: the frame type, and O, which says a
+ * platform subheader follows.
+ */
+#define ERSPAN_III_FT(w2)	(((w2) >> 10) & 0x1f)
+#define ERSPAN_III_O		0x0001
+
 #define ERSPAN_II_HDRLEN	8
 #define ERSPAN_III_HDRLEN	12
 #define ERSPAN_III_SUBHDRLEN	8
 
-static const struct tok erspan_encap_values[] = {
-	{ 0, "untagged" },
-	{ 1, "ISL" },
-	{ 2, "802.1Q" },
-	{ 3, "tag preserved" },
-	{ 0, NULL }
-};
-
 static const struct tok erspan_bso_values[] = {
-	{ 0, "good" },
-	{ 1, "short" },
-	{ 2, "oversized" },
-	{ 3, "bad" },
-	{ 0, NULL }
-};
-
-static const struct tok erspan_gra_values[] = {
-	{ 0, "100us" },
-	{ 1, "100ns" },
-	{ 2, "IEEE 1588" },
-	{ 3, "custom" },
+	{ 0, "Good/unknown" },
+	{ 1, "Short" },
+	{ 2, "Oversized" },
+	{ 3, "Bad" },
 	{ 0, NULL }
 };
 
 /*
- * The first word, common to types II and III.  Returns 0, after saying
- * so, if the Ver field is not "ver"; prints only the session ID unless
- * verbose.
+ * Word 0 of a type II or III header: returns it, or prints the version
+ * that is not "ver" and returns 0 (a valid word 0 is never 0: its
+ * version is not).
  */
-static int
-erspan_word0_print(netdissect_options *ndo, const u_char *bp, u_int ver,
-    const struct tok *en_names, const char *en_label)
+static uint32_t
+erspan_word0(netdissect_options *ndo, const u_char *bp, u_int ver,
+    const char *type)
 {
 	uint32_t w0;
 
 	w0 = GET_BE_U_4(bp);
-	if ((w0 >> 28) != ver) {
-		ND_PRINT(", version %u", w0 >> 28);
-		nd_print_invalid(ndo);
+	if (ERSPAN_VER(w0) != ver) {
+		ND_PRINT(" erspan-unknown-version-%x", ERSPAN_VER(w0));
 		return (0);
 	}
-	ND_PRINT(", session %u", w0 & 0x3ff);
+	if (ndo->ndo_vflag)
+		ND_PRINT(" %s", type);
+	ND_PRINT(" session %u", ERSPAN_SESSION(w0));
+	return (w0);
+}
+
+/* The class of service and the truncation bit, with -v. */
+static void
+erspan_cos_print(netdissect_options *ndo, uint32_t w0)
+{
 	if (ndo->ndo_vflag) {
-		ND_PRINT(", vlan %u, cos %u, %s %s",
-		    (w0 >> 16) & 0xfff, (w0 >> 13) & 0x7, en_label,
-		    tok2str(en_names, "?", (w0 >> 11) & 0x3));
-		if (w0 & 0x400)
-			ND_PRINT(", truncated");
+		ND_PRINT(" cos %u", ERSPAN_COS(w0));
+		if (w0 & ERSPAN_T)
+			ND_PRINT(" truncated");
 	}
-	return (1);
 }
 
 static void
-erspan_payload_print(netdissect_options *ndo, const u_char *bp, u_int len)
+erspan_frame_print(netdissect_options *ndo, const u_char *bp, u_int len)
 {
-	ND_PRINT(", length %u: ", len);
+	ND_PRINT(": ");
 	ether_print(ndo, bp, len, ND_BYTES_AVAILABLE_AFTER(bp), NULL, NULL);
 }
 
 static void
 erspan_ii_print(netdissect_options *ndo, const u_char *bp, u_int len)
 {
-	ND_PRINT("ERSPAN type II");
-	if (len < ERSPAN_II_HDRLEN) {
-		ND_PRINT(", length %u", len);
-		nd_print_invalid(ndo);
+	uint32_t w0;
+
+	if (len < 4)
+		goto invalid;
+	w0 = erspan_word0(ndo, bp, ERSPAN_II_VER, "type2");
+	if (w0 == 0)
 		return;
+	switch (ERSPAN_EN_BSO(w0)) {
+	case ERSPAN_EN_ISL:
+		ND_PRINT(" isl %u", ERSPAN_VLAN(w0));
+		break;
+	case ERSPAN_EN_8021Q:
+		ND_PRINT(" vlan %u", ERSPAN_VLAN(w0));
+		break;
+	case ERSPAN_EN_PRESERVED:
+		ND_PRINT(" vlan payload");
+		break;
 	}
-	if (!erspan_word0_print(ndo, bp, ERSPAN_II_VER, erspan_encap_values,
-	    "encap"))
-		return;
+	erspan_cos_print(ndo, w0);
+	if (len < ERSPAN_II_HDRLEN)
+		goto invalid;
 	if (ndo->ndo_vflag)
-		ND_PRINT(", index %u", GET_BE_U_4(bp + 4) & 0xfffff);
+		ND_PRINT(" index %u", GET_BE_U_4(bp + 4) & 0xfffff);
 	else
 		ND_TCHECK_LEN(bp, ERSPAN_II_HDRLEN);
-	erspan_payload_print(ndo, bp + ERSPAN_II_HDRLEN,
-	    len - ERSPAN_II_HDRLEN);
+	erspan_frame_print(ndo, bp + ERSPAN_II_HDRLEN, len - ERSPAN_II_HDRLEN);
+	return;
+invalid:
+	nd_print_invalid(ndo);
 }
 
 static void
 erspan_iii_print(netdissect_options *ndo, const u_char *bp, u_int len)
 {
-	u_int hdrlen, ft;
+	uint32_t w0;
 	uint16_t w2;
-	uint8_t platf_id;
+	u_int hdrlen;
 
-	ND_PRINT("ERSPAN type III");
-	if (len < ERSPAN_III_HDRLEN) {
-		ND_PRINT(", length %u", len);
-		nd_print_invalid(ndo);
+	if (len < 4)
+		goto invalid;
+	w0 = erspan_word0(ndo, bp, ERSPAN_III_VER, "type3");
+	if (w0 == 0)
 		return;
-	}
-	if (!erspan_word0_print(ndo, bp, ERSPAN_III_VER, erspan_bso_values,
-	    "bso"))
-		return;
-	w2 = GET_BE_U_2(bp + 10);
-	ft = (w2 >> 10) & 0x1f;
+	ND_PRINT(" bso %s", tok2str(erspan_bso_values, "unknown %x",
+	    ERSPAN_EN_BSO(w0)));
+	erspan_cos_print(ndo, w0);
+	/* The timestamp and the SGT are not printed. */
+	if (len < ERSPAN_III_HDRLEN)
+		goto invalid;
 	hdrlen = ERSPAN_III_HDRLEN;
-	if (ndo->ndo_vflag) {
-		ND_PRINT(", timestamp %u (%s), sgt %u, hw-id %u, %s",
-		    GET_BE_U_4(bp + 4),
-		    tok2str(erspan_gra_values, "?", (w2 >> 1) & 0x3),
-		    GET_BE_U_2(bp + 8), (w2 >> 4) & 0x3f,
-		    (w2 & 0x0008) ? "egress" : "ingress");
-	}
-	if (w2 & 0x0001) {
-		if (len < ERSPAN_III_HDRLEN + ERSPAN_III_SUBHDRLEN) {
-			ND_PRINT(", length %u", len);
-			nd_print_invalid(ndo);
-			return;
-		}
-		platf_id = GET_U_1(bp + 12) >> 2;
-		if (ndo->ndo_vflag)
-			ND_PRINT(", platform %u info 0x%07x%08x", platf_id,
-			    GET_BE_U_4(bp + 12) & 0x03ffffff,
-			    GET_BE_U_4(bp + 16));
-		else
-			ND_TCHECK_LEN(bp, ERSPAN_III_HDRLEN +
-			    ERSPAN_III_SUBHDRLEN);
+	w2 = GET_BE_U_2(bp + 10);
+	if (w2 & ERSPAN_III_O) {
+		if (len < ERSPAN_III_HDRLEN + ERSPAN_III_SUBHDRLEN)
+			goto invalid;
 		hdrlen += ERSPAN_III_SUBHDRLEN;
-	} else
-		ND_TCHECK_LEN(bp, ERSPAN_III_HDRLEN);
-	if (ft != 0) {
-		/* Only frame type 0 is an Ethernet frame. */
-		ND_PRINT(", frame type %u, length %u", ft, len - hdrlen);
+	}
+	ND_TCHECK_LEN(bp, hdrlen);
+	if (ERSPAN_III_FT(w2) != 0) {
+		/*
+		 * Only frame type 0 is an Ethernet frame; the others (IP,
+		 * 802.11, ...) are not printed rather than printed wrongly.
+		 */
+		ND_PRINT(" frame type %u", ERSPAN_III_FT(w2));
 		return;
 	}
-	erspan_payload_print(ndo, bp + hdrlen, len - hdrlen);
+	erspan_frame_print(ndo, bp + hdrlen, len - hdrlen);
+	return;
+invalid:
+	nd_print_invalid(ndo);
 }
 
 /*
@@ -217,12 +239,13 @@ erspan_print(netdissect_options *ndo, uint16_t gre_proto, uint16_t gre_flags,
     const u_char *bp, u_int len)
 {
 	ndo->ndo_protocol = "erspan";
+	nd_print_protocol(ndo);
 	if (gre_proto == ERSPAN_PROTO_III)
 		erspan_iii_print(ndo, bp, len);
 	else if (gre_flags & ERSPAN_GRE_S)
 		erspan_ii_print(ndo, bp, len);
 	else {
-		ND_PRINT("ERSPAN type I");
-		erspan_payload_print(ndo, bp, len);
+		ND_PRINT(" type1");
+		erspan_frame_print(ndo, bp, len);
 	}
 }
