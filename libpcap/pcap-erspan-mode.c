@@ -50,9 +50,7 @@
  * (pcapint_erspan_set_mode()).
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include <string.h>
 

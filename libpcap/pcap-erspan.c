@@ -36,9 +36,7 @@
  * compile it on its own.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include <string.h>
 

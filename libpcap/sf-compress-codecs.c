@@ -30,9 +30,7 @@
  * codec), and what the codecs share.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include <stdlib.h>
 #include <string.h>

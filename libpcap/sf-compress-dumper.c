@@ -55,9 +55,7 @@
  * runs the code here.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include "ftmacros.h"	/* for fopencookie() */
 

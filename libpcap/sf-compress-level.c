@@ -41,9 +41,7 @@
  * for every reader.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include <errno.h>
 #include <stdlib.h>

@@ -37,9 +37,7 @@
  * blocks of a frame that holds one of ours.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include <errno.h>
 #include <stdlib.h>

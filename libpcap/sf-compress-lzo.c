@@ -40,9 +40,7 @@
  * our reader accepts.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include <errno.h>
 #include <stdlib.h>

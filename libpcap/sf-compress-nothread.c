@@ -34,9 +34,7 @@
  * thread, which is quick without a ring to drain.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include "pcap-int.h"
 #include "sf-compress-dumper.h"

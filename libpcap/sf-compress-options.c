@@ -32,9 +32,7 @@
  * it rather than when the first file is opened.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include <errno.h>
 #include <stdlib.h>

@@ -45,9 +45,7 @@
  * results, and feeds them in.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include "pcap-int.h"
 #include "sf-compress-policy.h"

@@ -51,9 +51,7 @@
  * as a pipe of an uncompressed capture does.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include "ftmacros.h"	/* for fopencookie() */
 

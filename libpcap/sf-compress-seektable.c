@@ -52,9 +52,7 @@
  * the file as damaged.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include "ftmacros.h"
 

@@ -34,9 +34,7 @@
  * read back here: a plain savefile is read by sf-pcap.c.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include "pcap-int.h"
 #include "sf-compress.h"

@@ -38,9 +38,7 @@
  * writer thread, so the file is the same byte for byte.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include <errno.h>
 #include <stdlib.h>

@@ -34,9 +34,7 @@
  * sf-compress-dumper.c and sf-compress-reader.c.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include "pcap-int.h"
 #include "sf-compress.h"

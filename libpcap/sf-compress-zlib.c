@@ -36,9 +36,7 @@
  * records.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include <errno.h>
 #include <stdlib.h>

@@ -35,9 +35,7 @@
  * can refuse a damaged block instead of delivering damaged records.
  */
 
-#ifdef HAVE_CONFIG_H
 #include <config.h>
-#endif
 
 #include <errno.h>
 #include <limits.h>
