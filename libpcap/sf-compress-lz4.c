@@ -281,5 +281,6 @@ const struct pcapint_sfc_codec pcapint_sfc_lz4 = {
 	lz4_enc_create, lz4_enc_free, lz4_enc_bound, lz4_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, lz4_enc_level,
 	lz4_dec_create, lz4_dec_free, pcapint_sfc_stream_read,
-	1, 1
+	1, 1,
+	"\x04\x22\x4d\x18"	/* 0x184D2204, little-endian */
 };

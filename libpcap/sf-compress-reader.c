@@ -109,6 +109,11 @@ struct sfc_reader {
 	struct pcapint_sfc_unit_start *units;	/* unit starts, ascending */
 	size_t	nunits;
 	size_t	units_size;
+
+	/* Damaged units skipped, see sfc_skip_damaged(). */
+	int64_t	damaged;	/* how many */
+	int64_t	damaged_last;	/* raw offset of the last one */
+	char	damage[PCAP_ERRBUF_SIZE];	/* what the first one was */
 };
 
 /* Open readers, to find an error message from p->rfile. */
@@ -266,6 +271,121 @@ sfc_reader_error(struct sfc_reader *r, ssize_t n, const char *ebuf)
 	return (-1);
 }
 
+static int sfc_restart_at(struct sfc_reader *,
+    const struct pcapint_sfc_unit_start *);
+
+/*
+ * Whether the raw file can seek (a file, not a pipe); asked once.
+ */
+static int
+sfc_raw_seekable(struct sfc_reader *r)
+{
+	off_t here;
+
+	if (r->seekable == 0) {
+		here = ftello(r->in.raw);
+		r->seekable = r->raw_base >= 0 && here >= 0 &&
+		    fseeko(r->in.raw, here, SEEK_SET) == 0 ? 1 : -1;
+	}
+	return (r->seekable > 0);
+}
+
+/*
+ * The end of a stream in which damaged units were skipped is an error
+ * that says so, so that a program that read every intact unit still
+ * learns that some were lost.
+ */
+static ssize_t
+sfc_damage_end(struct sfc_reader *r)
+{
+	r->err = EBADMSG;
+	if (r->damaged == 1)
+		snprintf(r->errmsg, sizeof(r->errmsg),
+		    "corrupt %s compressed file: %.180s; every other block was read",
+		    r->name, r->damage);
+	else
+		snprintf(r->errmsg, sizeof(r->errmsg),
+		    "corrupt %s compressed file: %.150s, and %lld more bad block%s; every other block was read",
+		    r->name, r->damage, (long long)(r->damaged - 1),
+		    r->damaged == 2 ? "" : "s");
+	errno = r->err;
+	return (-1);
+}
+
+/*
+ * The raw offset of the first unit start at or after from, found by its
+ * magic number; -1 if there is none, -2 on a read error.
+ */
+static int64_t
+sfc_find_unit(struct sfc_reader *r, int64_t from)
+{
+	const char *magic = r->codec->unit_magic;
+	size_t mlen = strlen(magic), keep = 0, n, i;
+	u_char buf[16384];
+	int64_t base = from;	/* raw offset of buf[0] */
+
+	if (fseeko(r->in.raw, (off_t)(r->raw_base + from), SEEK_SET) != 0)
+		return (-2);
+	for (;;) {
+		n = fread(buf + keep, 1, sizeof(buf) - keep, r->in.raw);
+		if (n == 0)
+			return (ferror(r->in.raw) ? -2 : -1);
+		n += keep;
+		for (i = 0; i + mlen <= n; i++) {
+			if (memcmp(buf + i, magic, mlen) == 0)
+				return (base + (int64_t)i);
+		}
+		/* A magic number may straddle two reads. */
+		keep = n < mlen - 1 ? n : mlen - 1;
+		memmove(buf, buf + n - keep, keep);
+		base += (int64_t)(n - keep);
+	}
+}
+
+/*
+ * A unit failed its checksum or did not decode.  Units are independent
+ * and, in the files libpcap writes, end at record boundaries, so reading
+ * can go on at the next unit: one bad sector then costs one block, not
+ * the rest of the capture.  The unit is found by its magic number, after
+ * the damaged unit's start; a false match fails to decode in turn and the
+ * search goes on after it.  Only in a file that can seek, only for a
+ * unit that was held whole, so that none of its bytes went out, and not
+ * for the first unit, which holds the file header that the units after
+ * it cannot be read without.
+ *
+ * Returns 1 when reading goes on at the next unit, 0 when it cannot (the
+ * damage is then reported as before), and -1 when no unit follows (the
+ * end of the stream, with the damage reported).
+ */
+static int
+sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
+{
+	struct pcapint_sfc_unit_start u;
+	int64_t next;
+
+	if (r->codec->unit_magic == NULL || !r->codec->dec_units_independent ||
+	    r->streaming || r->hold_uoff == 0 || !sfc_raw_seekable(r))
+		return (0);
+	if (r->damaged == 0 || r->unit_off > r->damaged_last) {
+		if (r->damaged == 0)
+			snprintf(r->damage, sizeof(r->damage),
+			    "bad block at byte offset %lld: %.150s",
+			    (long long)r->unit_off, ebuf);
+		r->damaged++;
+		r->damaged_last = r->unit_off;
+	}
+	next = sfc_find_unit(r, r->unit_off + 1);
+	if (next == -2)
+		return (0);
+	if (next == -1)
+		return (-1);
+	u.coff = next;
+	u.uoff = r->hold_uoff;
+	if (sfc_restart_at(r, &u) != 0)
+		return (0);
+	return (1);
+}
+
 /*
  * A unit starts at coff in the compressed file and uoff in the stream.
  * Units are met in order, again after a seek backwards, so a unit past
@@ -308,7 +428,7 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 	ssize_t n;
 	size_t k, nsize;
 	u_char *nhold;
-	int done;
+	int done, skip;
 	char ebuf[PCAP_ERRBUF_SIZE];
 
 	if (r->past_end)
@@ -354,6 +474,13 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 			    &r->unit_off, &done, ebuf);
 			if (n < 0) {
 				r->hold_len = 0;
+				if (n == SFC_DEC_CORRUPT) {
+					skip = sfc_skip_damaged(r, ebuf);
+					if (skip > 0)
+						break;	/* the next unit */
+					if (skip < 0)
+						return (sfc_damage_end(r));
+				}
 				return (sfc_reader_error(r, n, ebuf));
 			}
 			if (r->hold_len == 0 && (n != 0 || done))
@@ -361,8 +488,12 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 			r->hold_len += (size_t)n;
 			if (done)
 				break;
-			if (n == 0)
-				return (0);	/* end of the stream */
+			if (n == 0) {
+				/* The end of the stream. */
+				if (r->damaged != 0)
+					return (sfc_damage_end(r));
+				return (0);
+			}
 		}
 	}
 	k = r->hold_len - r->hold_pos;
@@ -492,15 +623,9 @@ static int
 sfc_cookie_seek(void *cookie, off64_t *offset, int whence)
 {
 	struct sfc_reader *r = cookie;
-	off_t here;
 	int64_t target;
 
-	if (r->seekable == 0) {
-		here = ftello(r->in.raw);
-		r->seekable = r->raw_base >= 0 && here >= 0 &&
-		    fseeko(r->in.raw, here, SEEK_SET) == 0 ? 1 : -1;
-	}
-	if (r->seekable < 0) {
+	if (!sfc_raw_seekable(r)) {
 		errno = ESPIPE;
 		return (-1);
 	}

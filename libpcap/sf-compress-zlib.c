@@ -305,5 +305,6 @@ const struct pcapint_sfc_codec pcapint_sfc_gzip = {
 	gz_enc_create, gz_enc_free, gz_enc_bound, gz_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, gz_enc_level,
 	gz_dec_create, gz_dec_free, pcapint_sfc_stream_read,
-	1, 0
+	1, 0,
+	"\x1f\x8b\x08"		/* ID1, ID2, CM = deflate */
 };

@@ -297,5 +297,6 @@ const struct pcapint_sfc_codec pcapint_sfc_zstd = {
 	zs_enc_create, zs_enc_free, zs_enc_bound, zs_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, zs_enc_level,
 	zs_dec_create, zs_dec_free, pcapint_sfc_stream_read,
-	1, 1
+	1, 1,
+	"\x28\xb5\x2f\xfd"	/* 0xFD2FB528, little-endian */
 };

@@ -196,6 +196,14 @@ struct pcapint_sfc_codec {
 	 * (sf-compress-seektable.c): zstd and LZ4.
 	 */
 	int	seek_table;
+
+	/*
+	 * The bytes every unit starts with (a zstd or LZ4 frame's magic
+	 * number, a gzip member's ID and method), by which a reader finds
+	 * the next unit after a damaged one; NULL where units do not
+	 * stand alone.
+	 */
+	const char *unit_magic;
 };
 
 extern ssize_t pcapint_sfc_stream_read(void *, struct pcapint_sfc_input *,

@@ -5,6 +5,10 @@
 # block's packets and then an error saying "truncated"; any single
 # flipped byte gives an error naming the byte offset, or (a gzip
 # header's mtime) exactly the original packets -- never wrong packets.
+# A damaged block in the middle of a file costs that block only: every
+# packet of every other block is read, and the error comes at the end;
+# read from a pipe, which cannot seek to the next block, it ends the
+# read as before.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 need_cmd cmp head
@@ -59,6 +63,72 @@ for c in $CODECS; do
 	printf '\377' | dd of="$TMPDIR/bad" bs=1 seek=200 conv=notrunc 2>/dev/null
 	expect_error "$c: tcpdump on a corrupt block" \
 	    "corrupt $c compressed file: bad block at byte offset" \
+	    -r "$TMPDIR/bad" -w "$TMPDIR/out"
+done
+
+# Damage in the middle: the blocks after the bad one are read.  The
+# magic numbers by which the reader finds a unit (zstd and LZ4 frames,
+# gzip members); lzop blocks do not stand alone.
+unit_magic() {
+	case $1 in
+	zstd) printf '\\x28\\xb5\\x2f\\xfd' ;;
+	lz4) printf '\\x04\\x22\\x4d\\x18' ;;
+	gzip) printf '\\x1f\\x8b\\x08' ;;
+	esac
+}
+# 200 HTTP frames, about 75 KB: 4 KiB blocks make some 18 units.
+http=$TMPDIR/http.pcap
+"$SLUICE_GEN" --type http --count 200 --out "$http" >/dev/null 2>&1
+"$TCPDUMP" -t -n -r "$http" >"$TMPDIR/plain.txt" 2>/dev/null
+total=$(wc -l <"$TMPDIR/plain.txt")
+for c in $CODECS; do
+	[ $c = lzo ] && continue
+	f=$TMPDIR/mid.$c
+	"$API" write "$http" "$f" $c 4096 >/dev/null 2>&1
+	# shellcheck disable=SC2046
+	set -- $(LC_ALL=C grep -obUaP "$(unit_magic $c)" "$f" | cut -d: -f1)
+	if [ $# -lt 4 ]; then
+		t_fail "$c: 4 KiB blocks make at least 4 units ($#)"
+		continue
+	fi
+	# Packets before the second unit, and in it.
+	head -c "$2" "$f" >"$TMPDIR/cut"
+	before=$("$API" read "$TMPDIR/cut" | sed -n 1p)
+	head -c "$3" "$f" >"$TMPDIR/cut"
+	in_bad=$(( $("$API" read "$TMPDIR/cut" | sed -n 1p) - before ))
+	cp "$f" "$TMPDIR/bad"
+	printf '\377\377\377\377' | dd of="$TMPDIR/bad" bs=1 \
+	    seek=$(( ($2 + $3) / 2 )) conv=notrunc 2>/dev/null
+	expect_error "$c: a bad block in the middle is reported at the end" \
+	    "corrupt $c compressed file: bad block at byte offset $2: *; every other block was read" \
+	    -r "$TMPDIR/bad" -w "$TMPDIR/out"
+	"$TCPDUMP" -t -n -r "$TMPDIR/out" >"$TMPDIR/out.txt" 2>/dev/null
+	sed "$((before + 1)),$((before + in_bad))d" "$TMPDIR/plain.txt" >"$TMPDIR/want.txt"
+	if [ "$in_bad" -gt 0 ] && cmp -s "$TMPDIR/want.txt" "$TMPDIR/out.txt"; then
+		t_ok "$c: every packet but the bad block's $in_bad was written ($(wc -l <"$TMPDIR/out.txt") of $total)"
+	else
+		t_fail "$c: the packets around the bad block ($in_bad in it, $before before it)"
+		diff "$TMPDIR/want.txt" "$TMPDIR/out.txt" | head -5 | sed 's/^/#   /'
+	fi
+	err=$(cat "$TMPDIR/bad" | "$TCPDUMP" -r - -w "$TMPDIR/out" 2>&1)
+	rc=$?
+	case $rc:$err in
+	1:*"corrupt $c compressed file: bad block at byte offset $2: "*)
+		case $err in
+		*"every other block"*)
+			t_fail "$c: through a pipe, the read went past the bad block: $err" ;;
+		*)	t_ok "$c: through a pipe the read ends at the bad block" ;;
+		esac ;;
+	*)	t_fail "$c: through a pipe: exit $rc: $err" ;;
+	esac
+	t_expect_eq "$c: through a pipe, the packets before it" "$before" \
+	    "$("$API" read "$TMPDIR/out" | sed -n 1p)"
+
+	# Two bad blocks, the second the last one.
+	printf '\377\377\377\377' | dd of="$TMPDIR/bad" bs=1 \
+	    seek=$(( $(eval echo \${$#}) + 40 )) conv=notrunc 2>/dev/null
+	expect_error "$c: two bad blocks are counted" \
+	    "corrupt $c compressed file: bad block at byte offset $2: *, and 1 more bad block; every other block was read" \
 	    -r "$TMPDIR/bad" -w "$TMPDIR/out"
 done
 

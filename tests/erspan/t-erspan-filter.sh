@@ -12,7 +12,8 @@ gen=$TMPDIR/erspan-pcap
 count=$TMPDIR/erspan-count
 if build_c "$gen" "$src/tests/gen/erspan-pcap.c" \
     "$src/tests/gen/erspan-craft.c" &&
-    build_c "$count" -I"$src/libpcap" "$src/tests/erspan/erspan-count.c" \
+    build_c "$count" -I"$src/tests/erspan/standalone" -I"$src/libpcap" \
+    "$src/tests/erspan/erspan-count.c" \
     "$src/libpcap/pcap-erspan.c"; then
 	t_ok "build erspan-pcap and erspan-count"
 else

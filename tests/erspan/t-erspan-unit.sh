@@ -7,7 +7,7 @@
 
 src=$SLUICE_SRCDIR
 prog=$TMPDIR/erspan-unit
-if ! build_c "$prog" -I"$src/libpcap" -I"$src/tests/gen" \
+if ! build_c "$prog" -I"$src/tests/erspan/standalone" -I"$src/libpcap" -I"$src/tests/gen" \
     "$src/tests/erspan/erspan-unit.c" "$src/libpcap/pcap-erspan.c" \
     "$src/tests/gen/erspan-craft.c"; then
 	t_fail "build erspan-unit"

@@ -13,7 +13,7 @@ fuzz_sources() {
 	compress-read)
 		echo "$1/tests/fuzz/fuzz-compress-read.c -lzstd -llz4 -lz" ;;
 	erspan)
-		echo "-I$1/libpcap $1/tests/fuzz/fuzz-erspan.c $1/libpcap/pcap-erspan.c" ;;
+		echo "-I$1/tests/erspan/standalone -I$1/libpcap $1/tests/fuzz/fuzz-erspan.c $1/libpcap/pcap-erspan.c" ;;
 	*)
 		echo "$1/tests/fuzz/fuzz-$2.c" ;;
 	esac
