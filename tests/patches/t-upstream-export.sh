@@ -4,10 +4,10 @@
 # patches/COMPONENT/topics, a cover letter and mail-ready patches whose
 # commits add the new files they need.  Applied to the pristine tarball
 # with git am, it gives exactly the tree the queue and the overlay give;
-# our Upstream-Status trailers stay out of it; subjects keep to tcpdump's
-# 50 characters; a topics file that forgets a patch or a file, or places
-# one twice, is refused.  That every prefix builds is
-# tests/export/t-export-builds.sh.
+# our Upstream-Status trailers and our project's name stay out of it;
+# subjects keep to tcpdump's 50 characters; a topics file that forgets a
+# patch or a file, or places one twice, is refused.  That every prefix
+# builds is tests/export/t-export-builds.sh.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 
@@ -59,6 +59,10 @@ for comp in libpcap tcpdump; do
 	# shellcheck disable=SC2086
 	t_expect_eq "$comp: no subject is longer than 50 characters" \
 	    "" "$(subjects $patches | awk 'length > 50')"
+	# The authors' name stays (From:, Signed-off-by:, copyright lines);
+	# no text upstream receives names our project otherwise.
+	t_expect_eq "$comp: no text names our project" "" \
+	    "$(cat "$out"/*/*.patch | grep -i sluice | grep -v 'sluice developers')"
 	t_expect_eq "$comp: every cover letter is filled in" \
 	    "" "$(grep -l '\*\*\* [A-Z]* HERE \*\*\*' "$out"/*/0000-cover-letter.patch)"
 	t_expect_eq "$comp: the cover letters carry the topics' subjects" \
