@@ -4,12 +4,19 @@
 # FUZZ_TARGETS: each target's name; its source is tests/fuzz/fuzz-NAME.c,
 # its corpus tests/fuzz/corpus/NAME/ and its saved crash reproducers,
 # if any, tests/fuzz/reproducers/NAME/.
-FUZZ_TARGETS="read compress-read erspan filter dump-options"
+FUZZ_TARGETS="read compress-read erspan filter dump-options print"
 
-# fuzz_sources SRCDIR NAME: the sources and libraries of a target, beside
-# the driver (libFuzzer's or fuzz-replay.c) and libpcap.
+# fuzz_sources SRCDIR NAME BUILDDIR: the sources and libraries of a
+# target, beside the driver (libFuzzer's or fuzz-replay.c) and libpcap.
+# The printer's target links the libnetdissect.a of the tcpdump built in
+# BUILDDIR, with the libraries that tcpdump links.
 fuzz_sources() {
 	case $2 in
+	print)
+		_mk=$3/obj/tcpdump/Makefile
+		echo "-I$3/obj/tcpdump -I$(sed -n 's/^srcdir = //p' "$_mk")" \
+		    "$1/tests/fuzz/fuzz-print.c $3/obj/tcpdump/libnetdissect.a" \
+		    "$(sed -n 's/^LIBS = //p' "$_mk")" ;;
 	compress-read)
 		echo "$1/tests/fuzz/fuzz-compress-read.c -lzstd -llz4 -lz" ;;
 	erspan)

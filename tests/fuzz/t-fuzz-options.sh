@@ -12,7 +12,7 @@ fuzz=$SLUICE_SRCDIR/build-aux/sluice-fuzz
 err=$(SLUICE_FUZZ_TARGETS="erspan bogus" sh "$fuzz" "$SLUICE_SRCDIR" "$TMPDIR" 1 2>&1)
 rc=$?
 t_expect_eq "an unknown target is refused" \
-    "1 sluice-fuzz: no fuzz target bogus (the targets: read compress-read erspan filter dump-options)" \
+    "1 sluice-fuzz: no fuzz target bogus (the targets: read compress-read erspan filter dump-options print)" \
     "$rc $err"
 for runs in abc 0 -5; do
 	err=$(SLUICE_FUZZ_RUNS=$runs sh "$fuzz" "$SLUICE_SRCDIR" "$TMPDIR" 1 2>&1)

@@ -11,7 +11,7 @@ src=$SLUICE_SRCDIR
 for t in $FUZZ_TARGETS; do
 	prog=$TMPDIR/replay-$t
 	# shellcheck disable=SC2046 # sources and libraries, split
-	if ! build_c "$prog" -I"$src/tests/fuzz" $(fuzz_sources "$src" "$t") \
+	if ! build_c "$prog" -I"$src/tests/fuzz" $(fuzz_sources "$src" "$t" "$SLUICE_BUILDDIR") \
 	    "$src/tests/fuzz/fuzz-replay.c" 2>"$TMPDIR/build.err"; then
 		t_fail "$t: build the replay program"
 		sed 's/^/#   /' "$TMPDIR/build.err" | head -20
