@@ -70,6 +70,23 @@ t_done() {
 	exit 0
 }
 
+# patch_queue_copy DIR: a scratch copy in DIR of what the patch tools
+# read and write (configure.ac, build-aux, patches and the new files),
+# with the build's verified tarballs for them to unpack, so that they
+# fetch nothing and leave the repository alone.
+patch_queue_copy() {
+	mkdir -p "$1" "$TMPDIR/tarballs"
+	cp -R "$SLUICE_SRCDIR/configure.ac" "$SLUICE_SRCDIR/build-aux" \
+	    "$SLUICE_SRCDIR/patches" "$SLUICE_SRCDIR/libpcap" \
+	    "$SLUICE_SRCDIR/tcpdump" "$1/"
+	for _comp in libpcap tcpdump; do
+		ln -sf "$(cat "$SLUICE_BUILDDIR/src/.$_comp.tarball")" "$TMPDIR/tarballs/"
+	done
+	SLUICE_TARBALL_DIR=$TMPDIR/tarballs
+	SLUICE_TARBALL_CACHE=$TMPDIR/cache
+	export SLUICE_TARBALL_DIR SLUICE_TARBALL_CACHE
+}
+
 # build_c OUTPUT SOURCE... [-lfoo...]: compile a test program against our
 # staged libpcap; extra arguments are passed to the compiler.
 build_c() {

@@ -18,13 +18,9 @@ need_cmd git
 need_cmd autoreconf
 
 prefixes=${SLUICE_EXPORT_PREFIXES:-all}
-tarball_dir=$TMPDIR/tarballs
-mkdir -p "$tarball_dir"
-for comp in libpcap tcpdump; do
-	ln -s "$(cat "$SLUICE_BUILDDIR/src/.$comp.tarball")" "$tarball_dir/"
-done
-export SLUICE_TARBALL_DIR="$tarball_dir"
-export SLUICE_TARBALL_CACHE="$TMPDIR/cache"
+# A copy for the sabotaged run below; the tarballs for both runs.
+repo=$TMPDIR/repo
+patch_queue_copy "$repo"
 check=build-aux/sluice-export-check
 
 # topic_ends COMP: the numbers of the last commits of COMP's topics.
@@ -55,10 +51,6 @@ done
 
 # A commit that compiles a file only a later commit adds does not build,
 # and the check says which one.
-repo=$TMPDIR/repo
-mkdir -p "$repo"
-cp -R "$SLUICE_SRCDIR/configure.ac" "$SLUICE_SRCDIR/build-aux" \
-    "$SLUICE_SRCDIR/patches" "$SLUICE_SRCDIR/libpcap" "$SLUICE_SRCDIR/tcpdump" "$repo/"
 sed -i -e 's/^0002 pcap-erspan.c pcap-erspan.h$/0002/' \
     -e 's/^0003$/0003 pcap-erspan.c pcap-erspan.h/' "$repo/patches/libpcap/topics"
 sh "$repo/$check" "$repo" "$TMPDIR/bad" 2 libpcap >"$TMPDIR/bad.out" 2>&1

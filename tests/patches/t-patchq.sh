@@ -11,19 +11,7 @@ need_cmd git
 
 # A scratch copy of the repository parts the tool reads and writes.
 repo=$TMPDIR/repo
-mkdir -p "$repo"
-cp -R "$SLUICE_SRCDIR/configure.ac" "$SLUICE_SRCDIR/build-aux" \
-    "$SLUICE_SRCDIR/patches" "$repo/"
-for comp in libpcap tcpdump; do
-	[ -d "$SLUICE_SRCDIR/$comp" ] && cp -R "$SLUICE_SRCDIR/$comp" "$repo/"
-done
-tarball_dir=$TMPDIR/tarballs
-mkdir -p "$tarball_dir"
-for comp in libpcap tcpdump; do
-	ln -s "$(cat "$SLUICE_BUILDDIR/src/.$comp.tarball")" "$tarball_dir/"
-done
-export SLUICE_TARBALL_DIR="$tarball_dir"
-export SLUICE_TARBALL_CACHE="$TMPDIR/cache"
+patch_queue_copy "$repo"
 
 for comp in libpcap tcpdump; do
 	wt=$TMPDIR/pq-$comp

@@ -14,16 +14,7 @@
 need_cmd git
 
 repo=$TMPDIR/repo
-mkdir -p "$repo"
-cp -R "$SLUICE_SRCDIR/configure.ac" "$SLUICE_SRCDIR/build-aux" \
-    "$SLUICE_SRCDIR/patches" "$SLUICE_SRCDIR/libpcap" "$SLUICE_SRCDIR/tcpdump" "$repo/"
-tarball_dir=$TMPDIR/tarballs
-mkdir -p "$tarball_dir"
-for comp in libpcap tcpdump; do
-	ln -s "$(cat "$SLUICE_BUILDDIR/src/.$comp.tarball")" "$tarball_dir/"
-done
-export SLUICE_TARBALL_DIR="$tarball_dir"
-export SLUICE_TARBALL_CACHE="$TMPDIR/cache"
+patch_queue_copy "$repo"
 patchq=$repo/build-aux/sluice-patchq
 
 # subjects FILE...: each patch's subject, the "[PATCH ...]" prefix cut
