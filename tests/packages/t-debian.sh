@@ -201,7 +201,13 @@ live_capture() {
 	wait $pid
 }
 live_capture r.pcap "-C 1 -z gzip --writer-ring=16M"
-files=$(cd "$root/tmp/live" && ls r.pcap* | tr '\n' ' ')
+# tcpdump does not wait for its -z children (nor does stock's); gzip
+# removes each input once its .gz is complete.  At most 20 s.
+for _ in $(seq 1 200); do
+	files=$(cd "$root/tmp/live" && ls r.pcap* | tr '\n' ' ')
+	[ "$files" != "r.pcap.gz r.pcap1.gz " ] || break
+	sleep 0.1
+done
 t_expect_eq "-C 1 rotated once, and -z gzip compressed each finished file" \
     "r.pcap.gz r.pcap1.gz " "$files"
 owners=$(inroot sh -c 'stat -c %U /tmp/live/r.pcap*' | sort -u | tr '\n' ' ')
