@@ -40,15 +40,10 @@
  * is never delivered, in part or whole; the error says what is wrong
  * and at which byte offset of the compressed file.
  *
- * The stream seeks as the file would (ftell(), fseek() and rewind() on
- * pcap_file() see uncompressed offsets), where the compressed file can
- * seek: programs rewind a capture, or search it by time.  The reader
- * notes where each unit starts, in the compressed file and in the
- * uncompressed stream, as it goes, and a seek backwards starts a new
- * decoder at the unit that holds the target, or at the beginning of
- * the file where units do not stand alone, then decompresses forward
- * to the target.  A pipe cannot seek, and the stream says so (ESPIPE)
- * as a pipe of an uncompressed capture does.
+ * The stream seeks as the file would (sf-compress-seek.c), and reading
+ * goes on past a damaged unit where the file can seek
+ * (sf-compress-resync.c); the reader's state, which the three share, is
+ * in sf-compress-reader.h.
  */
 
 #include <config.h>
@@ -67,7 +62,7 @@
 #include "sf-pcap.h"
 #include "sf-pcapng.h"
 #include "sf-compress.h"
-#include "sf-compress-seektable.h"
+#include "sf-compress-reader.h"
 
 /* Input buffer, and the first size of the buffer holding a unit. */
 #define	SFC_READ_BUF		65536
@@ -80,41 +75,6 @@ static pthread_mutex_t sfc_readers_lock = PTHREAD_MUTEX_INITIALIZER;
 #define	SFC_LOCK()
 #define	SFC_UNLOCK()
 #endif
-
-struct sfc_reader {
-	struct sfc_reader *next;
-	FILE	*fp;		/* the cookie stream, p->rfile */
-	const struct pcapint_sfc_codec *codec;
-	const char *name;	/* the container's, for messages */
-	void	*dec;
-	struct pcapint_sfc_input in;
-	int	owns_raw;	/* close raw when the stream is closed */
-	u_char	*hold;		/* one decompressed unit, see sfc_cookie_read */
-	size_t	hold_size;
-	size_t	hold_len;
-	size_t	hold_pos;
-	int	streaming;	/* unit too large to hold: pass through */
-	int	err;		/* sticky: every later read fails */
-	int64_t	unit_off;
-	char	errmsg[PCAP_ERRBUF_SIZE];
-
-	/* Seeking; offsets in the uncompressed stream are "uoff". */
-	int64_t	upos;		/* uoff of the next byte handed out */
-	int64_t	hold_uoff;	/* uoff of hold[0] */
-	int	seekable;	/* raw file: 1 seeks, -1 cannot, 0 not asked */
-	int64_t	raw_base;	/* where in raw the compressed stream starts */
-	int	past_end;	/* a seek went past the end: reads give 0 */
-	int64_t	end_uoff;	/* the length of the stream, once known */
-	int	table_tried;	/* looked for a seek table */
-	struct pcapint_sfc_unit_start *units;	/* unit starts, ascending */
-	size_t	nunits;
-	size_t	units_size;
-
-	/* Damaged units skipped, see sfc_skip_damaged(). */
-	int64_t	damaged;	/* how many */
-	int64_t	damaged_last;	/* raw offset of the last one */
-	char	damage[PCAP_ERRBUF_SIZE];	/* what the first one was */
-};
 
 /* Open readers, to find an error message from p->rfile. */
 static struct sfc_reader *sfc_readers;
@@ -271,149 +231,6 @@ sfc_reader_error(struct sfc_reader *r, ssize_t n, const char *ebuf)
 	return (-1);
 }
 
-static int sfc_restart_at(struct sfc_reader *,
-    const struct pcapint_sfc_unit_start *);
-
-/*
- * Whether the raw file can seek (a file, not a pipe); asked once.
- */
-static int
-sfc_raw_seekable(struct sfc_reader *r)
-{
-	off_t here;
-
-	if (r->seekable == 0) {
-		here = ftello(r->in.raw);
-		r->seekable = r->raw_base >= 0 && here >= 0 &&
-		    fseeko(r->in.raw, here, SEEK_SET) == 0 ? 1 : -1;
-	}
-	return (r->seekable > 0);
-}
-
-/*
- * The end of a stream in which damaged units were skipped is an error
- * that says so, so that a program that read every intact unit still
- * learns that some were lost.
- */
-static ssize_t
-sfc_damage_end(struct sfc_reader *r)
-{
-	r->err = EBADMSG;
-	if (r->damaged == 1)
-		snprintf(r->errmsg, sizeof(r->errmsg),
-		    "corrupt %s compressed file: %.180s; every other block was read",
-		    r->name, r->damage);
-	else
-		snprintf(r->errmsg, sizeof(r->errmsg),
-		    "corrupt %s compressed file: %.150s, and %lld more bad block%s; every other block was read",
-		    r->name, r->damage, (long long)(r->damaged - 1),
-		    r->damaged == 2 ? "" : "s");
-	errno = r->err;
-	return (-1);
-}
-
-/*
- * The raw offset of the first unit start at or after from, found by its
- * magic number; -1 if there is none, -2 on a read error.
- */
-static int64_t
-sfc_find_unit(struct sfc_reader *r, int64_t from)
-{
-	const char *magic = r->codec->unit_magic;
-	size_t mlen = strlen(magic), keep = 0, n, i;
-	u_char buf[16384];
-	int64_t base = from;	/* raw offset of buf[0] */
-
-	if (fseeko(r->in.raw, (off_t)(r->raw_base + from), SEEK_SET) != 0)
-		return (-2);
-	for (;;) {
-		n = fread(buf + keep, 1, sizeof(buf) - keep, r->in.raw);
-		if (n == 0)
-			return (ferror(r->in.raw) ? -2 : -1);
-		n += keep;
-		for (i = 0; i + mlen <= n; i++) {
-			if (memcmp(buf + i, magic, mlen) == 0)
-				return (base + (int64_t)i);
-		}
-		/* A magic number may straddle two reads. */
-		keep = n < mlen - 1 ? n : mlen - 1;
-		memmove(buf, buf + n - keep, keep);
-		base += (int64_t)(n - keep);
-	}
-}
-
-/*
- * A unit failed its checksum or did not decode.  Units are independent
- * and, in the files libpcap writes, end at record boundaries, so reading
- * can go on at the next unit: one bad sector then costs one block, not
- * the rest of the capture.  The unit is found by its magic number, after
- * the damaged unit's start; a false match fails to decode in turn and the
- * search goes on after it.  Only in a file that can seek, only for a
- * unit that was held whole, so that none of its bytes went out, and not
- * for the first unit, which holds the file header that the units after
- * it cannot be read without.
- *
- * Returns 1 when reading goes on at the next unit, 0 when it cannot (the
- * damage is then reported as before), and -1 when no unit follows (the
- * end of the stream, with the damage reported).
- */
-static int
-sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
-{
-	struct pcapint_sfc_unit_start u;
-	int64_t next;
-
-	if (r->codec->unit_magic == NULL || !r->codec->dec_units_independent ||
-	    r->streaming || r->hold_uoff == 0 || !sfc_raw_seekable(r))
-		return (0);
-	if (r->damaged == 0 || r->unit_off > r->damaged_last) {
-		if (r->damaged == 0)
-			snprintf(r->damage, sizeof(r->damage),
-			    "bad block at byte offset %lld: %.150s",
-			    (long long)r->unit_off, ebuf);
-		r->damaged++;
-		r->damaged_last = r->unit_off;
-	}
-	next = sfc_find_unit(r, r->unit_off + 1);
-	if (next == -2)
-		return (0);
-	if (next == -1)
-		return (-1);
-	u.coff = next;
-	u.uoff = r->hold_uoff;
-	if (sfc_restart_at(r, &u) != 0)
-		return (0);
-	return (1);
-}
-
-/*
- * A unit starts at coff in the compressed file and uoff in the stream.
- * Units are met in order, again after a seek backwards, so a unit past
- * the last one noted is new.  Without memory for the note, a seek
- * starts from an earlier unit.
- */
-static void
-sfc_note_unit(struct sfc_reader *r, int64_t coff, int64_t uoff)
-{
-	struct pcapint_sfc_unit_start *nu;
-	size_t nsize;
-
-	if (!r->codec->dec_units_independent ||
-	    coff <= r->units[r->nunits - 1].coff)
-		return;
-	if (r->nunits == r->units_size) {
-		nsize = 2 * r->units_size;
-		nu = realloc(r->units, nsize * sizeof(*nu));
-		if (nu == NULL)
-			return;
-		r->units = nu;
-		r->units_size = nsize;
-	}
-	r->units[r->nunits].coff = coff;
-	r->units[r->nunits].uoff = uoff;
-	r->nunits++;
-}
-
 /*
  * Decompress the next unit into the hold buffer, and only hand it out
  * once it is complete and its checksum matched.  Units larger than
@@ -421,8 +238,8 @@ sfc_note_unit(struct sfc_reader *r, int64_t coff, int64_t uoff)
  * whole file), are streamed instead, to keep memory bounded; damage
  * there shows up late.
  */
-static ssize_t
-sfc_cookie_read(void *cookie, char *buf, size_t size)
+ssize_t
+pcapint_sfc_cookie_read(void *cookie, char *buf, size_t size)
 {
 	struct sfc_reader *r = cookie;
 	ssize_t n;
@@ -475,23 +292,26 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 			if (n < 0) {
 				r->hold_len = 0;
 				if (n == SFC_DEC_CORRUPT) {
-					skip = sfc_skip_damaged(r, ebuf);
+					skip = pcapint_sfc_skip_damaged(r,
+					    ebuf);
 					if (skip > 0)
 						break;	/* the next unit */
 					if (skip < 0)
-						return (sfc_damage_end(r));
+						return (
+						    pcapint_sfc_damage_end(r));
 				}
 				return (sfc_reader_error(r, n, ebuf));
 			}
 			if (r->hold_len == 0 && (n != 0 || done))
-				sfc_note_unit(r, r->unit_off, r->hold_uoff);
+				pcapint_sfc_note_unit(r, r->unit_off,
+				    r->hold_uoff);
 			r->hold_len += (size_t)n;
 			if (done)
 				break;
 			if (n == 0) {
 				/* The end of the stream. */
 				if (r->damaged != 0)
-					return (sfc_damage_end(r));
+					return (pcapint_sfc_damage_end(r));
 				return (0);
 			}
 		}
@@ -503,201 +323,6 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 	r->hold_pos += k;
 	r->upos += k;
 	return ((ssize_t)k);
-}
-
-/*
- * Drop what lies between the position and target, or up to the end of
- * the stream, which is then known.  0, or -1 with errno set.
- */
-static int
-sfc_skip_to(struct sfc_reader *r, int64_t target)
-{
-	char scratch[8192];
-	ssize_t n;
-	size_t k;
-
-	while (r->upos < target) {
-		if (r->hold_pos < r->hold_len) {
-			k = r->hold_len - r->hold_pos;
-			if ((int64_t)k > target - r->upos)
-				k = (size_t)(target - r->upos);
-			r->hold_pos += k;
-			r->upos += (int64_t)k;
-			continue;
-		}
-		k = sizeof(scratch);
-		if ((int64_t)k > target - r->upos)
-			k = (size_t)(target - r->upos);
-		n = sfc_cookie_read(r, scratch, k);
-		if (n < 0)
-			return (-1);
-		if (n == 0) {
-			r->end_uoff = r->upos;
-			break;
-		}
-	}
-	return (0);
-}
-
-/*
- * Start reading again at a unit start: the compressed file seeks there
- * and a new decoder begins.  0, or -1 with errno set.
- */
-static int
-sfc_restart_at(struct sfc_reader *r, const struct pcapint_sfc_unit_start *u)
-{
-	char ebuf[PCAP_ERRBUF_SIZE];
-	void *dec;
-
-	if (fseeko(r->in.raw, (off_t)(r->raw_base + u->coff), SEEK_SET) != 0)
-		return (-1);
-	dec = r->codec->dec_create(ebuf);
-	if (dec == NULL) {
-		errno = ENOMEM;
-		return (-1);
-	}
-	r->codec->dec_free(r->dec);
-	r->dec = dec;
-	r->in.pos = r->in.len = 0;
-	r->in.off = u->coff;
-	r->in.eof = 0;
-	r->in.ioerr = 0;
-	r->hold_pos = r->hold_len = 0;
-	r->hold_uoff = u->uoff;
-	r->streaming = 0;
-	r->err = 0;
-	r->errmsg[0] = '\0';
-	r->past_end = 0;
-	r->upos = u->uoff;
-	return (0);
-}
-
-/*
- * The last unit that starts at or before target and where a new
- * decoder may begin; the file's first unit if units do not stand
- * alone.
- */
-static const struct pcapint_sfc_unit_start *
-sfc_unit_before(const struct sfc_reader *r, int64_t target)
-{
-	size_t lo, hi, mid;
-
-	if (!r->codec->dec_units_independent)
-		return (&r->units[0]);
-	lo = 0;
-	hi = r->nunits;
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (r->units[mid].uoff <= target)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (&r->units[lo]);
-}
-
-/*
- * A file that ends with a seek table tells where every unit starts and
- * how long the stream is, without decompressing anything.  Looked for
- * once, at the first seek that is not a mere ftell().
- */
-static void
-sfc_use_seek_table(struct sfc_reader *r)
-{
-	struct pcapint_sfc_unit_start *u;
-	size_t n;
-	int64_t end;
-
-	r->table_tried = 1;
-	if (!r->codec->seek_table || !r->codec->dec_units_independent ||
-	    pcapint_sfc_seektable_read(r->in.raw, r->raw_base, &u, &n,
-	    &end) != 0)
-		return;
-	free(r->units);
-	r->units = u;
-	r->nunits = r->units_size = n;
-	r->end_uoff = end;
-}
-
-static int
-sfc_cookie_seek(void *cookie, off64_t *offset, int whence)
-{
-	struct sfc_reader *r = cookie;
-	int64_t target;
-
-	if (!sfc_raw_seekable(r)) {
-		errno = ESPIPE;
-		return (-1);
-	}
-	if (!r->table_tried && (whence != SEEK_CUR || *offset != 0))
-		sfc_use_seek_table(r);
-	switch (whence) {
-
-	case SEEK_SET:
-		target = *offset;
-		break;
-
-	case SEEK_CUR:
-		target = r->upos + *offset;
-		break;
-
-	case SEEK_END:
-		/* Learn the length by reading to the end, once. */
-		if (r->end_uoff < 0) {
-			if (r->err == 0 && !r->past_end) {
-				if (sfc_skip_to(r, INT64_MAX) != 0)
-					return (-1);
-			} else if (sfc_restart_at(r, sfc_unit_before(r,
-			    r->upos)) != 0 || sfc_skip_to(r, INT64_MAX) != 0)
-				return (-1);
-		}
-		target = r->end_uoff + *offset;
-		break;
-
-	default:
-		errno = EINVAL;
-		return (-1);
-	}
-	if (target < 0) {
-		errno = EINVAL;
-		return (-1);
-	}
-	if (r->err == 0 && !r->past_end) {
-		/*
-		 * In the unit at hand (while its bytes are the ones being
-		 * handed out), or ahead: no new decoder.
-		 */
-		if (r->hold_uoff + (int64_t)r->hold_pos == r->upos &&
-		    target >= r->hold_uoff &&
-		    target <= r->hold_uoff + (int64_t)r->hold_len) {
-			r->hold_pos = (size_t)(target - r->hold_uoff);
-			r->upos = target;
-			*offset = target;
-			return (0);
-		}
-		if (target >= r->upos &&
-		    sfc_unit_before(r, target)->uoff <= r->upos)
-			goto forward;
-	}
-	if (r->end_uoff >= 0 && target >= r->end_uoff) {
-		/* Past the end: no need to decompress anything. */
-		r->upos = target;
-		r->past_end = 1;
-		*offset = target;
-		return (0);
-	}
-	if (sfc_restart_at(r, sfc_unit_before(r, target)) != 0)
-		return (-1);
-forward:
-	if (sfc_skip_to(r, target) != 0)
-		return (-1);
-	if (r->upos < target) {
-		/* As a file does, let the position go past the end. */
-		r->upos = target;
-		r->past_end = 1;
-	}
-	*offset = target;
-	return (0);
 }
 
 static void
@@ -789,7 +414,8 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
     FILE *fp, u_int precision, char *errbuf, int *err)
 {
 	static const cookie_io_functions_t fns = {
-		sfc_cookie_read, NULL, sfc_cookie_seek, sfc_cookie_rclose
+		pcapint_sfc_cookie_read, NULL, pcapint_sfc_cookie_seek,
+		sfc_cookie_rclose
 	};
 	struct sfc_reader *r;
 	FILE *cfp;

@@ -127,7 +127,7 @@ int main(void)
   if(SF_COMPRESS_COOKIE)
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-dumper.c
         sf-compress-reader.c sf-compress-level.c sf-compress-adapt.c
-        sf-compress-seektable.c)
+        sf-compress-seek.c sf-compress-resync.c sf-compress-seektable.c)
   else()
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-unsupported.c)
   endif()

@@ -111,6 +111,7 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 	if test "x$sf_compress_cookie" = xyes; then
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-dumper.c sf-compress-reader.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-level.c sf-compress-adapt.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-seek.c sf-compress-resync.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-seektable.c"
 	else
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-unsupported.c"

@@ -27,7 +27,8 @@ t_check "the stubs are built (sf-compress-unsupported.o, sf-compress-nothread.o)
     sh -c "echo '$members' | grep -q '^sf-compress-unsupported.o$' &&
         echo '$members' | grep -q '^sf-compress-nothread.o$'"
 t_check "no dumper, writer thread or reader using the builtins is built" \
-    sh -c "! echo '$members' | grep -q -e '^sf-writer.o$' -e '^sf-compress-dumper.o$' -e '^sf-compress-reader.o$'"
+    sh -c "! echo '$members' | grep -q -e '^sf-writer.o$' -e '^sf-compress-dumper.o$' \
+        -e '^sf-compress-reader.o$' -e '^sf-compress-seek.o$' -e '^sf-compress-resync.o$'"
 # The libraries libpcap was configured to use (D-Bus, where its -dev
 # package is installed) come with the static archive.
 libs=$(sed -n 's/^LIBS = //p' "$obj/Makefile")
