@@ -54,15 +54,22 @@
  * of the time, and the N threads that compress (the writer thread
  * compresses too, and blocks in write()) are busy
  *	u_threads = (x + r y) / (N z).
- * The writer keeps up while the larger, its load, is below 1.  At
- * another rung, x and r change and y and z stay; with one thread, a
- * rung j has a lower load than rung k when x_j + r_j y < x_k + r_k y,
- * which for j = store (x = 0, r = 1) is exactly Shimizu's condition.
+ * When the N threads may only run on C < N CPUs (a writer and its
+ * helper pinned to one CPU take turns there), compressing alone keeps
+ * those CPUs busy
+ *	u_cpu = x / (C z),
+ * a helper then adds overlap (it compresses while the writer waits in
+ * write()), not a CPU.  The writer keeps up while the largest of these,
+ * its load, is below 1.  At another rung, x and r change and y and z
+ * stay; with one thread, a rung j has a lower load than rung k when
+ * x_j + r_j y < x_k + r_k y, which for j = store (x = 0, r = 1) is
+ * exactly Shimizu's condition.
  *
  * The rules, evaluated at every block:
  *
  *  1. Saturated (the load of the last few blocks is at least
- *     PCAPINT_SFC_ADAPT_BUSY, or the ring's backlog is growing): one
+ *     PCAPINT_SFC_ADAPT_BUSY, or the ring holds a backlog of at least
+ *     PCAPINT_SFC_ADAPT_BACKLOG_LOW, growing or not): one
  *     rung towards the rung with the lowest predicted load, if that is
  *     lower by PCAPINT_SFC_ADAPT_MARGIN.  Disk bound, that is up while
  *     the CPU has room; compression bound, that is down.  Looking past
@@ -75,6 +82,10 @@
  *     disk stops at zstd 2 and writes 9% more than at level 4.  A
  *     backlog that grows is urgent: the ring is filling, so every move
  *     is decided on the last 4 blocks, without waiting for agreement.
+ *     A backlog that shrinks is not keeping up either: the writer
+ *     drains it faster at the rung with the lowest load, and rule 2
+ *     would take it down as soon as compressing took half of the CPU,
+ *     to a rung that lets the backlog grow again.
  *
  *  2. Keeping up: down if compressing takes more than
  *     PCAPINT_SFC_ADAPT_CPU_HIGH of the compressing threads' time; up
@@ -182,6 +193,26 @@
 /* How long what a rung did is trusted: 4096 blocks, 1 GiB of input. */
 #define	PCAPINT_SFC_ADAPT_STALE		4096
 
+/*
+ * What write() cost per byte while the disk was the limit, that is
+ * while the writer spent at least half of a block's time blocked in it,
+ * is trusted for 1024 blocks, 256 MiB of input.  A rung that compresses
+ * slower than the disk writes leaves the disk idle part of the time,
+ * and its own write()s then find room in the pipe or the page cache and
+ * return at once: measured, zstd level 4 on one CPU shared with the
+ * capture thread saw 1 to 25 ns per byte written where level 2, one
+ * rung down, saw 44 (a 20 MB/s disk, 50).  Judged on its own window,
+ * the disk looked 2 to 40 times faster from the slower rung, the rung
+ * below looked far cheaper than it is, and the writer went back and
+ * forth between the two every 6 blocks (898 changes in 4M HTTP frames
+ * at 330k frames/s) and lost 3.2% of the frames; with this memory and
+ * adapt_disk_ns() it wrote 95% of the blocks at level 4, changed level
+ * 51 times and lost none.  What the disk did when it was the limit is
+ * what it will do again once a faster rung makes it so.
+ */
+#define	PCAPINT_SFC_ADAPT_DISK_STALE	1024
+#define	PCAPINT_SFC_ADAPT_DISK_BLOCKED	0.5
+
 /* On rung 0, the codec is run on one block in this many. */
 #define	PCAPINT_SFC_ADAPT_PROBE_EVERY	64
 
@@ -253,8 +284,10 @@ pcapint_sfc_adapt_ladder(const char *codec)
 
 /* What the writer would do at a rung, predicted from a window. */
 struct adapt_load {
-	double	cpu;		/* share of the compressing threads' time */
-	double	load;		/* the busier of the disk and the threads */
+	double	cpu;		/* share of the CPUs the compressing threads
+				   may use */
+	double	load;		/* the busiest of the disk, the threads and
+				   their CPUs */
 	double	ratio;		/* bytes written per input byte */
 	double	gain;		/* of the codec on the bytes it is run on */
 };
@@ -271,6 +304,7 @@ pcapint_sfc_adapt_init(struct pcapint_sfc_adapt *a,
 	if (a->rung < a->floor)
 		a->rung = a->floor;
 	a->threads = 1;
+	a->cpus = 1;
 }
 
 /*
@@ -323,6 +357,28 @@ adapt_estimate(const struct pcapint_sfc_adapt *a,
 }
 
 /*
+ * ns of the disk's time per byte written, from time blocked in write(),
+ * the CPU time spent compressing and the bytes written.  Where the
+ * compressing threads take turns on fewer CPUs than there are threads,
+ * the helpers compress while the writer waits in write(), and the writer
+ * compresses its share of the blocks itself (1 of every N threads', as
+ * sf-compress-jobs.c hands them out): while the helpers compress, the
+ * disk takes what the last write() left in the pipe or the page cache,
+ * and the time blocked in write() alone would make the disk look that
+ * much faster.
+ */
+static double
+adapt_disk_ns(const struct pcapint_sfc_adapt *a, double write, double cpu,
+    double out)
+{
+	if (out <= 0)
+		return (0);
+	if (a->cpus < a->threads && write > 0)
+		write += cpu * (a->threads - 1) / a->threads;
+	return (write / out);
+}
+
+/*
  * Predict the load at rung j from the window w of the current rung k;
  * 0 if the window says nothing yet.
  */
@@ -333,12 +389,17 @@ adapt_predict(const struct pcapint_sfc_adapt *a,
 {
 	const struct pcapint_sfc_adapt_rung *rungs = a->ladder->rungs;
 	u_int k = a->rung;
-	double n = a->threads, tried, x, r, y, z, disk, threads;
+	double n = a->threads, c = a->cpus, tried, x, r, y, z, disk, threads;
+	double cpu;
 	double cost, gain;
 
 	if (w->in <= 0 || w->wall <= 0)
 		return (0);
-	y = w->out > 0 ? w->write / w->out : 0;
+	y = adapt_disk_ns(a, w->write, w->cpu, w->out);
+	if (a->disk_when != 0 &&
+	    a->fed - a->disk_when < PCAPINT_SFC_ADAPT_DISK_STALE &&
+	    a->disk_y > y)
+		y = a->disk_y;
 	z = w->wall / w->in;
 	if (j == k) {
 		x = w->cpu / w->in;
@@ -370,8 +431,11 @@ adapt_predict(const struct pcapint_sfc_adapt *a,
 	}
 	disk = r * y / z;
 	threads = (x + r * y) / (n * z);
-	p->cpu = x / (n * z);
+	cpu = x / (c * z);
+	p->cpu = cpu;
 	p->load = disk > threads ? disk : threads;
+	if (cpu > p->load)
+		p->load = cpu;
 	p->ratio = r;
 	p->gain = gain;
 	return (1);
@@ -418,7 +482,8 @@ adapt_want(const struct pcapint_sfc_adapt *a,
 	 * matters: zstd levels 1 and 2 write nearly the same, and a
 	 * writer stuck at level 1 for that would never reach level 4.
 	 */
-	if (urgent || a->busy >= PCAPINT_SFC_ADAPT_BUSY) {
+	if (urgent || a->busy >= PCAPINT_SFC_ADAPT_BUSY ||
+	    (a->have_backlog && a->backlog >= PCAPINT_SFC_ADAPT_BACKLOG_LOW)) {
 		target = k;
 		for (j = a->floor; j < n; j++) {
 			if (at[j].load < at[target].load)
@@ -471,6 +536,7 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 		return;
 	a->fed++;
 	a->threads = s->threads > 0 ? s->threads : 1;
+	a->cpus = s->cpus > 0 && s->cpus < a->threads ? s->cpus : a->threads;
 
 	if (s->ring_size > 0) {
 		b = (double)s->backlog / (double)s->ring_size;
@@ -502,6 +568,16 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 		}
 		seen->when = a->fed;
 	}
+	if (s->bytes_out > 0 && s->wall_ns > 0 && (double)s->write_ns >=
+	    PCAPINT_SFC_ADAPT_DISK_BLOCKED * (double)s->wall_ns) {
+		d = adapt_disk_ns(a, (double)s->write_ns, (double)s->cpu_ns,
+		    (double)s->bytes_out);
+		if (a->disk_when == 0)
+			a->disk_y = d;
+		else
+			a->disk_y += (d - a->disk_y) * PCAPINT_SFC_ADAPT_SEEN;
+		a->disk_when = a->fed;
+	}
 	if (s->rung != a->rung)
 		return;
 
@@ -515,6 +591,9 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 		d = (double)s->write_ns / (double)s->wall_ns;
 		t = ((double)s->cpu_ns + (double)s->write_ns) /
 		    ((double)a->threads * (double)s->wall_ns);
+		if (t > d)
+			d = t;
+		t = (double)s->cpu_ns / ((double)a->cpus * (double)s->wall_ns);
 		if (t > d)
 			d = t;
 		a->busy += ((d < 2 ? d : 2) - a->busy) *

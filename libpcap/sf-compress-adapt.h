@@ -82,6 +82,7 @@ struct pcapint_sfc_adapt_sample {
 	uint64_t backlog;	/* bytes waiting in the ring after it */
 	uint64_t ring_size;	/* the ring's size; 0 without a ring */
 	u_int	threads;	/* threads that compress: writer and helpers */
+	u_int	cpus;		/* CPUs they may run on; 0: one each */
 };
 
 /*
@@ -125,7 +126,11 @@ struct pcapint_sfc_adapt {
 	u_int	samples;	/* samples at this rung since it was chosen */
 	double	busy;		/* smoothed load of the last samples */
 	u_int	threads;
+	u_int	cpus;		/* at most threads */
 	uint64_t fed;		/* samples fed in all */
+
+	double	disk_y;		/* ns in write() per byte, while it blocked */
+	uint64_t disk_when;	/* the sample that last updated it; 0 never */
 
 	double	backlog;	/* backlog / ring size, last sample */
 	double	trend;		/* smoothed change of that per sample */

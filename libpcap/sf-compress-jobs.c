@@ -50,6 +50,19 @@
  * from 0.51 to 0.75 of stock tcpdump's uncompressed throughput; more
  * slots than SFC_JOBS_SLOTS made no difference.
  *
+ * A writer that may run on one CPU only still gets one helper: then
+ * the two take turns on that CPU, and what the helper buys is overlap.
+ * A writer alone compresses a block, then blocks in write() while the
+ * CPU idles, then compresses the next; with a helper, the next block is
+ * compressed while write() waits, so a slow disk is kept busy all the
+ * time and the CPU that compressing costs is no longer lost to it.
+ * Measured with tcpdump pinned to one CPU (the sender on the other),
+ * 4M HTTP frames at 300k frames/s (115 MB/s) into a 20 MB/s pipe:
+ * without the helper the adaptive writer stayed at zstd 1 and lost
+ * 0.9% of the frames; with it, it wrote at zstd 4 and lost none, and
+ * none at 330k frames/s either.  Taking turns costs two context
+ * switches per 256 KiB block.
+ *
  * Everything shared (the slots' states, the queue, the stop request) is
  * under one mutex: it is taken a few times per block, 256 KiB, not per
  * record, and a mutex hand-over is what orders the slot's contents
@@ -59,7 +72,7 @@
  *
  * Helper threads are started by the writer thread, so they inherit its
  * blocked signals, its CPU affinity (pinned with --writer-cpu, they
- * share its CPU, and pcapint_sfc_jobs_helpers() then starts none) and,
+ * share its CPU, and pcapint_sfc_jobs_helpers() then starts one) and,
  * on Linux, where the nice value is per thread, its lowered priority.
  * They are named "pcap-compress" where threads can be named, as the
  * writer thread is named "pcap-writer", so they can be told apart in
@@ -105,7 +118,7 @@ struct pcapint_sfc_jobs {
 };
 
 u_int
-pcapint_sfc_jobs_helpers(void)
+pcapint_sfc_jobs_cpus(void)
 {
 	long n;
 #ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
@@ -116,18 +129,26 @@ pcapint_sfc_jobs_helpers(void)
 #ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
 	/*
 	 * Helpers inherit the writer's affinity: count the CPUs it may
-	 * use, so that a writer pinned to one CPU starts none that would
-	 * only take turns with it there.
+	 * use, not the machine's.
 	 */
 	if (pthread_getaffinity_np(pthread_self(), sizeof(cpus), &cpus) == 0 &&
 	    CPU_COUNT(&cpus) < n)
 		n = CPU_COUNT(&cpus);
 #endif
+	return (n > 1 ? (u_int)n : 1);
+}
+
+u_int
+pcapint_sfc_jobs_helpers(void)
+{
+	u_int n = pcapint_sfc_jobs_cpus();
+
+	/* On one CPU, one helper: see the top of this file. */
 	if (n <= 1)
-		return (0);
+		return (1);
 	if (n - 1 > SFC_JOBS_MAX_HELPERS)
 		return (SFC_JOBS_MAX_HELPERS);
-	return ((u_int)(n - 1));
+	return (n - 1);
 }
 
 /*

@@ -57,10 +57,16 @@
 struct pcapint_sfc_jobs;
 
 /*
+ * The CPUs the calling thread may run on: its affinity, which helpers
+ * inherit, or the CPUs online; at least 1.
+ */
+u_int	pcapint_sfc_jobs_cpus(void);
+
+/*
  * How many helper threads a writer thread should start: one less than
- * the CPUs it may run on (its affinity, which helpers inherit), at most
- * SFC_JOBS_MAX_HELPERS; 0 means compressing in parallel is pointless.
- * Call it on the writer thread.
+ * the CPUs it may run on, at most SFC_JOBS_MAX_HELPERS, and one on a
+ * single CPU, where the helper compresses while the writer waits in
+ * write().  Call it on the writer thread.
  */
 u_int	pcapint_sfc_jobs_helpers(void);
 

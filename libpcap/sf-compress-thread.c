@@ -97,6 +97,7 @@ struct pcapint_sfc_thr {
 	 */
 	struct pcapint_sfc_jobs *jobs;
 	int	jobs_tried;
+	u_int	jobs_cpus;	/* CPUs the writer and its helpers may use */
 	uint64_t job_next;	/* blocks submitted */
 	uint64_t job_written;	/* ... of them written (or dropped) */
 	u_char	*own_buf;
@@ -197,6 +198,7 @@ sfc_jobs_begin(struct pcapint_sfc_dumper *w)
 	t->jobs_tried = 1;
 	if (!w->codec->compresses || (n = pcapint_sfc_jobs_helpers()) == 0)
 		return;
+	t->jobs_cpus = pcapint_sfc_jobs_cpus();
 	t->jobs = pcapint_sfc_jobs_start(w->codec, w->level, w->block_size,
 	    n, ebuf);
 	if (t->jobs == NULL)
@@ -441,7 +443,12 @@ pcapint_sfc_thr_load(struct pcapint_sfc_dumper *w,
 
 	s->backlog = pcapint_writer_backlog(t->writer);
 	s->ring_size = pcapint_writer_ring_size(t->writer);
-	s->threads = 1 + (t->jobs != NULL ? pcapint_sfc_jobs_nhelpers(t->jobs) : 0);
+	s->threads = 1;
+	s->cpus = 1;
+	if (t->jobs != NULL) {
+		s->threads += pcapint_sfc_jobs_nhelpers(t->jobs);
+		s->cpus = t->jobs_cpus;
+	}
 }
 
 void
