@@ -709,7 +709,11 @@ wchar() {
 # With CR_BG="TYPE RATE" a second sluice-gen sends TYPE frames at RATE
 # for the same time alongside (sequence numbers from 100000000), and with
 # CR_COUNT="FILTER" only the frames FILTER matches are counted: loss is
-# then the loss of the main stream.
+# then the loss of the main stream.  CR_FRAMES=N sends N frames instead
+# of RATE*SECONDS; CR_CPUS and CR_GEN_CPUS pin the capture (with the
+# programs it pipes into) and the sender to CPU lists (taskset -c).
+# After a run of our tcpdump with an adaptive writer, CR_LEVELS holds
+# the levels it wrote blocks at, as tcpdump printed them.
 
 # gen_ceiling TYPE [RUNS]: the highest rate sluice-gen offers on the
 # veth pair, unpaced, no capture attached, best of RUNS (2) one-second
@@ -914,7 +918,7 @@ capture_run() {
 	_secs=$5
 	shift 5
 	CR_SENT=na CR_PPS=na CR_GOT=na CR_LOSS=na CR_TDCAP=na CR_TDDROP=na
-	CR_EXPECTED=na CR_CAPCPU=na
+	CR_EXPECTED=na CR_CAPCPU=na CR_LEVELS=
 	CR_NA=$(config_na "$_cfg")
 	if [ -n "$CR_NA" ]; then
 		return 2
@@ -932,12 +936,21 @@ capture_run() {
 	stock+lz4)	_file=$_s/cap.pcap.lz4; _decomp=lz4 ;;
 	perpacket-*)	_file=$_s/cap.pcap.pp; _decomp=ppcap ;;
 	esac
+	# CR_CPUS=LIST: the capture and the programs it pipes into run on
+	# those CPUs only (taskset -c), so that every tool gets the same
+	# CPUs; the slow sink stands for a disk and is not pinned.
+	# CR_GEN_CPUS=LIST: the same for the sender, whose CPU also does the
+	# receive path's work on a veth pair.
+	_pin=()
+	[ -n "${CR_CPUS:-}" ] && _pin=(taskset -c "$CR_CPUS")
+	_gpin=()
+	[ -n "${CR_GEN_CPUS:-}" ] && _gpin=(taskset -c "$CR_GEN_CPUS")
 	# Consumers of the capture's standard output, in order.
 	_stages=()
 	case $_cfg in
-	stock+zstd)	_stages+=("zstd -1 -q -c") ;;
-	stock+lz4)	_stages+=("lz4 -1 -q -c") ;;
-	stock+mbuffer)	_stages+=("mbuffer -q -m 100M") ;;
+	stock+zstd)	_stages+=("${_pin[*]}${_pin[*]:+ }zstd -1 -q -c") ;;
+	stock+lz4)	_stages+=("${_pin[*]}${_pin[*]:+ }lz4 -1 -q -c") ;;
+	stock+mbuffer)	_stages+=("${_pin[*]}${_pin[*]:+ }mbuffer -q -m 100M") ;;
 	stock+decap)	_stages+=("$BENCH_TOOLS/erspan-decap") ;;
 	esac
 	if [ "$_sink" = slow ]; then
@@ -970,13 +983,13 @@ capture_run() {
 			_k=$((_k - 1))
 		done
 		_capture_cmd "$_cfg" - "$@"
-		cmdlog "ip netns exec $NS_B ${CAPCMD[*]} >fifo0"
-		ip netns exec "$NS_B" "${CAPCMD[@]}" >"$_s/fifo0" 2>"$_s/cap.err" &
+		cmdlog "ip netns exec $NS_B ${_pin[*]}${_pin[*]:+ }${CAPCMD[*]} >fifo0"
+		ip netns exec "$NS_B" "${_pin[@]}" "${CAPCMD[@]}" >"$_s/fifo0" 2>"$_s/cap.err" &
 	else
 		_capture_cmd "$_cfg" "$_file" "$@"
-		cmdlog "ip netns exec $NS_B ${CAPCMD[*]}"
+		cmdlog "ip netns exec $NS_B ${_pin[*]}${_pin[*]:+ }${CAPCMD[*]}"
 		# netsniff-ng prints its counts on standard output.
-		ip netns exec "$NS_B" "${CAPCMD[@]}" >"$_s/cap.out" 2>"$_s/cap.err" &
+		ip netns exec "$NS_B" "${_pin[@]}" "${CAPCMD[@]}" >"$_s/cap.out" 2>"$_s/cap.err" &
 	fi
 	_cap=$!
 
@@ -1006,7 +1019,9 @@ capture_run() {
 
 	_rx0=$(rx_packets)
 	_count=$(awk -v r="$_rate" -v s="$_secs" 'BEGIN { printf "%d", r * s }')
-	cmdlog "ip netns exec $NS_A $GEN ${GENF[*]} --count $_count --rate $_rate --seed 7 --threads $BENCH_GEN_THREADS ${CR_GEN_ARGS:-}${CR_GEN_ARGS:+ }--iface $VETH_A"
+	# CR_FRAMES=N: send N frames at the rate, however long that takes.
+	[ -n "${CR_FRAMES:-}" ] && _count=$CR_FRAMES
+	cmdlog "ip netns exec $NS_A ${_gpin[*]}${_gpin[*]:+ }$GEN ${GENF[*]} --count $_count --rate $_rate --seed 7 --threads $BENCH_GEN_THREADS ${CR_GEN_ARGS:-}${CR_GEN_ARGS:+ }--iface $VETH_A"
 	_bgpid=
 	if [ -n "${CR_BG:-}" ]; then
 		# shellcheck disable=SC2086 # "TYPE RATE"
@@ -1018,7 +1033,7 @@ capture_run() {
 		_bgpid=$!
 	fi
 	# shellcheck disable=SC2086 # options
-	ip netns exec "$NS_A" "$GEN" "${GENF[@]}" --count "$_count" \
+	ip netns exec "$NS_A" "${_gpin[@]}" "$GEN" "${GENF[@]}" --count "$_count" \
 	    --rate "$_rate" --seed 7 --threads "$BENCH_GEN_THREADS" \
 	    ${CR_GEN_ARGS:-} --iface "$VETH_A" \
 	    2>"$_s/gen.err"
@@ -1122,6 +1137,9 @@ capture_run() {
 		    sed -n 's/^ *\([0-9]*\)  *packets failed filter (out of space).*/\1/p' | tail -1) ;;
 	esac
 	: "${CR_TDCAP:=na}" "${CR_TDDROP:=na}"
+	# The levels an adaptive writer chose ("zstd:auto"), as our tcpdump
+	# prints them at exit: "-5: 12, 1: 300, stored: 3 (5 changes)".
+	CR_LEVELS=$(sed -n 's/^blocks at compression level //p' "$_s/cap.err" | tail -1)
 	CR_GOT=$(seqcount "$_file" "$_decomp" "${CR_COUNT:-}")
 	rm -f "$_s"/cap.pcap* "$_s"/fifo*
 	if [ "$CR_SENT" = na ] || [ "$CR_GOT" = -1 ]; then

@@ -9,7 +9,11 @@
 # measured); each configuration reads it and writes its output there too.
 # Reported per configuration: MB/s of input (median of OFFLINE_REPS, with
 # min-max), CPU seconds (user + system of the whole pipeline), the output
-# size as a fraction of the input, and both as ratios to stock.
+# size as a fraction of the input, and both as ratios to stock.  The
+# real HTTP trace (http-real, lib.sh bench_http_trace) is replayed by
+# sluice-gen --replay --out to the same size.  A configuration whose
+# command fails (a codec this build lacks: LZO is off by default) is
+# reported n/a with tcpdump's message, never with a speed.
 
 . "$(dirname "$0")/lib.sh"
 bench_init || exit 1
@@ -21,12 +25,20 @@ HL=$BENCH_OUT/$NAME.headline
 if [ "$BENCH_MODE" = quick ]; then
 	: "${OFFLINE_MB:=40}"
 	: "${OFFLINE_REPS:=3}"
-	TYPES="http random1518"
+	TYPES="http http-real random1518"
 else
 	: "${OFFLINE_MB:=200}"
 	: "${OFFLINE_REPS:=3}"	# 5 until 2026-11-22: cut for the full run's time
-	TYPES="http random1518 fixed1518 fixed64"
+	TYPES="http http-real random1518 fixed1518 fixed64"
 fi
+case " $TYPES " in
+*" http-real "*)
+	if ! bench_http_trace; then
+		log "offline: no http-real: $HTTP_TRACE_NA"
+		TYPES=$(echo "$TYPES" | sed 's/ http-real//')
+		NO_TRACE=$HTTP_TRACE_NA
+	fi ;;
+esac
 
 bench_build_tools || exit 1
 
@@ -52,19 +64,25 @@ configs() {
 	fi
 }
 
-echo "type,config,rep,seconds,cpu_seconds,in_bytes,out_bytes" >"$CSV"
+echo "type,config,rep,seconds,cpu_seconds,in_bytes,out_bytes,status" >"$CSV"
+ERRS=$BENCH_SCRATCH/offline-errors
 TIMEFORMAT='%R %U %S'
 for t in $TYPES; do
 	case $t in
 	fixed64|random64) rb=76 ;;
 	fixed1518|random1518) rb=1530 ;;
+	http-real) rb=$(awk -v s="$(stat -c %s "$HTTP_TRACE")" \
+	    -v n="$(td_run stock -nr "$HTTP_TRACE" 2>/dev/null | wc -l)" \
+	    'BEGIN { printf "%d", (s - 24) / n }') ;;
 	*) rb=440 ;;
 	esac
+	src=(--type "$t")
+	[ "$t" = http-real ] && src=(--replay "$HTTP_TRACE")
 	in=$BENCH_SCRATCH/offline-$t.pcap
 	out=$BENCH_SCRATCH/offline-out
 	n=$((OFFLINE_MB * 1000000 / rb))
-	cmdlog "$GEN --type $t --count $n --seed 9 --out $in"
-	"$GEN" --type "$t" --count "$n" --seed 9 --out "$in" 2>/dev/null || {
+	cmdlog "$GEN ${src[*]} --count $n --seed 9 --out $in"
+	"$GEN" "${src[@]}" --count "$n" --seed 9 --out "$in" 2>/dev/null || {
 		log "sluice-gen --out failed for $t"
 		exit 1
 	}
@@ -76,10 +94,18 @@ for t in $TYPES; do
 		r=1
 		while [ $r -le "$OFFLINE_REPS" ]; do
 			rm -f "$out"
-			tm=$( { time eval "$cmd" 2>/dev/null; } 2>&1 | tail -1)
+			# pipefail: a failing tcpdump in front of a pipe fails too
+			tm=$( { time { ( set -o pipefail; eval "$cmd" ) \
+			    2>"$ERRS.err"; echo $? >"$ERRS.rc"; }; } 2>&1 | tail -1)
 			osize=$(stat -c %s "$out" 2>/dev/null || echo 0)
+			st=ok
+			if [ "$(cat "$ERRS.rc")" != 0 ]; then
+				st=failed
+				# the first message, for the table
+				head -1 "$ERRS.err" | tr -d ',|' >"$ERRS.$t.$cname"
+			fi
 			set -- $tm
-			echo "$t,$cname,$r,$1,$(awk -v u="$2" -v s="$3" 'BEGIN { print u + s }'),$insize,$osize" >>"$CSV"
+			echo "$t,$cname,$r,$1,$(awk -v u="$2" -v s="$3" 'BEGIN { print u + s }'),$insize,$osize,$st" >>"$CSV"
 			r=$((r + 1))
 		done
 	done
@@ -87,12 +113,12 @@ for t in $TYPES; do
 done
 
 # col TYPE CONFIG FIELD: the FIELD values (4 seconds, 5 cpu, 7 out) of
-# all repetitions.
+# the repetitions that did not fail.
 col() {
-	awk -F, -v t="$1" -v c="$2" -v f="$3" '$1 == t && $2 == c { print $f }' "$CSV"
+	awk -F, -v t="$1" -v c="$2" -v f="$3" '$1 == t && $2 == c && $8 == "ok" { print $f }' "$CSV"
 }
 mbps() {	# TYPE CONFIG: "median min max" MB/s of input
-	awk -F, -v t="$1" -v c="$2" '$1 == t && $2 == c && $4 > 0 {
+	awk -F, -v t="$1" -v c="$2" '$1 == t && $2 == c && $8 == "ok" && $4 > 0 {
 	    printf "%.1f\n", $6 / $4 / 1e6 }' "$CSV" | stats | cut -d' ' -f1-3
 }
 
@@ -112,6 +138,11 @@ mbps() {	# TYPE CONFIG: "median min max" MB/s of input
 		read -r sm _ _ <<<"$(mbps "$t" stock)"
 		for cname in $(awk -F, -v t="$t" 'NR > 1 && $1 == t { print $2 }' "$CSV" | awk '!s[$0]++'); do
 			read -r m lo hi <<<"$(mbps "$t" "$cname")"
+			if [ "$m" = na ]; then
+				printf '| %s | n/a: %s | | | |\n' "$cname" \
+				    "$(cat "$ERRS.$t.$cname" 2>/dev/null)"
+				continue
+			fi
 			cpu=$(col "$t" "$cname" 5 | stats | cut -d' ' -f1)
 			osz=$(col "$t" "$cname" 7 | stats | cut -d' ' -f1)
 			isz=$(awk -F, -v t="$t" '$1 == t { print $6; exit }' "$CSV")
@@ -121,6 +152,7 @@ mbps() {	# TYPE CONFIG: "median min max" MB/s of input
 		done
 		echo
 	done
+	[ -n "${NO_TRACE:-}" ] && echo "http-real: n/a ($NO_TRACE)." && echo
 	echo "Raw data: [offline.csv](offline.csv)."
 	echo
 } >"$MD"

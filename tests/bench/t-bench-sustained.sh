@@ -1,0 +1,46 @@
+#!/bin/sh
+#
+# bench/sustained.sh runs through the real driver: a sustained run sends
+# exactly the frames asked for, with the capture and the sender pinned
+# to the CPUs asked for, and the report gives the adaptive writer's
+# levels.  Speed is never checked; "make bench" measures.
+
+. "$SLUICE_SRCDIR/tests/lib.sh"
+
+need_root
+need_cmd bash ip taskset zstd
+if [ "$(nproc)" -lt 2 ]; then
+	echo "1..0 # SKIP the capture and the sender need a CPU each"
+	exit 77
+fi
+
+FRAMES=60000
+out=$TMPDIR/bench
+if SLUICE_BUILDDIR=$SLUICE_BUILDDIR SUSTAINED_FRAMES=$FRAMES \
+    SUSTAINED_RATES=50000 bash "$SLUICE_SRCDIR/bench/run" --quick \
+    --only sustained --out "$out" >"$TMPDIR/run.log" 2>&1; then
+	t_ok "bench/run --quick --only sustained exits 0"
+else
+	t_fail "bench/run --quick --only sustained"
+	tail -20 "$TMPDIR/run.log" | sed 's/^/#   /'
+	t_done
+fi
+csv=$out/sustained.csv
+t_expect_eq "one run per configuration (adaptive ours, stock | zstd -1)" 2 \
+    "$(awk -F, 'NR > 1' "$csv" | wc -l)"
+t_expect_eq "every run sent exactly the frames asked for" "$FRAMES $FRAMES" \
+    "$(awk -F, 'NR > 1 { printf "%s%s", sep, $7; sep = " " }' "$csv")"
+t_check "the adaptive writer's levels are in the CSV" \
+    awk -F, '$4 == "ours-zstd+w" && $13 ~ /^(-?[0-9]+: [0-9]+|stored: [0-9]+)/ { f = 1 } END { exit !f }' "$csv"
+last=$(($(nproc) - 1))
+t_check "the capture ran on CPU $last only" \
+    grep -q "taskset -c $last env LD_LIBRARY_PATH=.* -w -" "$out/commands.log"
+t_check "zstd -1 ran on the capture's CPU" \
+    grep -q "taskset -c $last zstd -1" "$out/commands.log"
+t_check "the sender ran on the other CPUs" \
+    grep -q "taskset -c 0-$((last - 1)) .*sluice-gen .*--count $FRAMES" "$out/commands.log"
+t_check "the report has the table, with the levels for the adaptive writer" \
+    grep -q '^| ours-zstd+w | .* | [0-9]* | [0-9]* | .*[0-9]: [0-9]' "$out/report.md"
+t_check "the headline compares the adaptive writer with the best peer" \
+    grep -q '^| sustained http -> slow20, max lossless frames/s | adaptive .* the best peer (stock+zstd' "$out/report.md"
+t_done
