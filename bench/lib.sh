@@ -334,7 +334,9 @@ ml_point() {
 # lossless and the lowest lossy rate; a rate whose runs all broke counts
 # as lossy.  Sets ML_LO (the highest lossless rate, 0 if none), ML_HI
 # (the lowest lossy one, "na" if lossless at every rate) and ML_VALID
-# (sweep rates with at least one run that did not break).
+# (sweep rates with at least one run that did not break).  With
+# ML_SWEEP_STOP=1 the sweep, which must then go up, stops at its first
+# lossy rate (the rates above it would be lossy too).
 maxload_search() {
 	_ms_fn=$1
 	_ms_rates=$2
@@ -351,6 +353,7 @@ maxload_search() {
 			[ "$_ms_r" -gt "$ML_LO" ] && ML_LO=$_ms_r
 		elif [ "$_ms_hi" = 0 ] || [ "$_ms_r" -lt "$_ms_hi" ]; then
 			_ms_hi=$_ms_r
+			[ "${ML_SWEEP_STOP:-0}" = 1 ] && break
 		fi
 	done
 	if [ "$_ms_hi" != 0 ] && [ "$ML_LO" -lt "$_ms_hi" ]; then

@@ -52,7 +52,7 @@ configs() {
 	have lzop && echo "stock+lzop-1|td_run stock -r \"\$in\" -w - | lzop -1 >\"\$out\""
 	echo "ours|td_run ours -r \"\$in\" -w \"\$out\""
 	if td_has ours --compress; then
-		# zstd is the default level (-5), zstd:1 for comparison.
+		# zstd is the default (the level adapts), zstd:1 a fixed level.
 		for c in zstd zstd:1 lz4 gzip:1 lzo; do
 			echo "ours-$c|td_run ours -r \"\$in\" -w \"\$out\" --compress=$c"
 		done

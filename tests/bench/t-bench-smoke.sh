@@ -5,6 +5,7 @@
 # checked here; "make bench-quick" and "make bench" measure.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/bench/lib-bench.sh"
 
 need_cmd bash gnuplot
 
@@ -13,14 +14,7 @@ out=$TMPDIR/bench
 HTTP_TRACE_CACHE=$TMPDIR/http-real.pcap
 HTTP_TRACE_FRAMES=2000
 export HTTP_TRACE_CACHE HTTP_TRACE_FRAMES
-if SLUICE_BUILDDIR=$SLUICE_BUILDDIR bash "$SLUICE_SRCDIR/bench/run" --quick \
-    --only codec --out "$out" >"$TMPDIR/run.log" 2>&1; then
-	t_ok "bench/run --quick --only codec exits 0"
-else
-	t_fail "bench/run --quick --only codec"
-	tail -20 "$TMPDIR/run.log" | sed 's/^/#   /'
-	t_done
-fi
+bench_quick codec "$out"
 t_check "the report has the codec rows of the headline table" \
     grep -q '^| codec @32KiB, http | lz4 [0-9.]* MB/s r=0\.[0-9]*' "$out/report.md"
 t_check "the report names the machine and both builds" \

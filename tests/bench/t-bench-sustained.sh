@@ -6,6 +6,7 @@
 # levels.  Speed is never checked; "make bench" measures.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/bench/lib-bench.sh"
 
 need_root
 need_cmd bash ip taskset zstd
@@ -16,15 +17,10 @@ fi
 
 FRAMES=60000
 out=$TMPDIR/bench
-if SLUICE_BUILDDIR=$SLUICE_BUILDDIR SUSTAINED_FRAMES=$FRAMES \
-    SUSTAINED_RATES=50000 bash "$SLUICE_SRCDIR/bench/run" --quick \
-    --only sustained --out "$out" >"$TMPDIR/run.log" 2>&1; then
-	t_ok "bench/run --quick --only sustained exits 0"
-else
-	t_fail "bench/run --quick --only sustained"
-	tail -20 "$TMPDIR/run.log" | sed 's/^/#   /'
-	t_done
-fi
+SUSTAINED_FRAMES=$FRAMES
+SUSTAINED_RATES=50000
+export SUSTAINED_FRAMES SUSTAINED_RATES
+bench_quick sustained "$out"
 csv=$out/sustained.csv
 t_expect_eq "one run per configuration (adaptive ours, stock | zstd -1)" 2 \
     "$(awk -F, 'NR > 1' "$csv" | wc -l)"
