@@ -83,6 +83,9 @@ struct pcapint_sfc_adapt_sample {
 	uint64_t ring_size;	/* the ring's size; 0 without a ring */
 	u_int	threads;	/* threads that compress: writer and helpers */
 	u_int	cpus;		/* CPUs they may run on; 0: one each */
+	uint64_t producer_ns;	/* CPU time of the thread that hands the
+				   writer its records, since the previous
+				   sample; 0 if not known */
 };
 
 /*
@@ -106,7 +109,7 @@ struct pcapint_sfc_adapt_choice {
  * be read.
  */
 struct pcapint_sfc_adapt_window {
-	double	in, out, tried_in, tried_out, cpu, write, wall;
+	double	in, out, tried_in, tried_out, cpu, write, wall, producer;
 };
 
 struct pcapint_sfc_adapt_seen {
@@ -127,6 +130,7 @@ struct pcapint_sfc_adapt {
 	double	busy;		/* smoothed load of the last samples */
 	u_int	threads;
 	u_int	cpus;		/* at most threads */
+	u_int	all_cpus;	/* the CPUs of the sample, 0: one each */
 	uint64_t fed;		/* samples fed in all */
 
 	double	disk_y;		/* ns in write() per byte, while it blocked */
@@ -147,6 +151,9 @@ struct pcapint_sfc_adapt {
  * rung 0).  A writer that loses nothing by waiting, such as one copying
  * a savefile, passes 1: it has no packets to lose, so only a codec can
  * make its output smaller, and storing would only make it faster.
+ * Such a writer, when its samples give the producer's CPU time, picks
+ * the most thorough rung that copies as fast as writing every byte as
+ * it is would (see sf-compress-adapt.c).
  */
 void	pcapint_sfc_adapt_init(struct pcapint_sfc_adapt *,
 	    const struct pcapint_sfc_adapt_ladder *, u_int floor);

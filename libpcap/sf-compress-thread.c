@@ -41,8 +41,11 @@
 #include <config.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "pcap-int.h"
 #include "sf-compress-dumper.h"
@@ -101,6 +104,18 @@ struct pcapint_sfc_thr {
 	uint64_t job_next;	/* blocks submitted */
 	uint64_t job_written;	/* ... of them written (or dropped) */
 	u_char	*own_buf;
+
+	/*
+	 * A copy of a savefile: the CPU clock of the thread that opened
+	 * the dumper, which is the one that reads the savefile and calls
+	 * pcap_dump() in every program we know of, for the level
+	 * controller's rule for copies (sf-compress-adapt.c).  Were
+	 * another thread to call pcap_dump(), the producer would seem to
+	 * cost nothing, and that rule would only compress less.
+	 */
+	int	have_producer_clock;
+	clockid_t producer_clock;
+	uint64_t producer_last;	/* its CPU time at the last sample, ns */
 };
 
 int
@@ -372,6 +387,11 @@ pcapint_sfc_thr_start(struct pcapint_sfc_dumper *w, pcap_t *p,
 		    errno, "malloc");
 		return (-1);
 	}
+#if defined(_POSIX_THREAD_CPUTIME) && _POSIX_THREAD_CPUTIME >= 0
+	if (params.blocking)
+		t->have_producer_clock =
+		    pthread_getcpuclockid(pthread_self(), &t->producer_clock) == 0;
+#endif
 	t->stage_size = MAXIMUM_SNAPLEN;
 	t->stage = malloc(t->stage_size);
 	if (t->stage == NULL) {
@@ -435,6 +455,27 @@ pcapint_sfc_thr_stats(struct pcapint_sfc_dumper *w, struct pcap_dump_stats *s)
 	s->ring_size = ws.ring_size;
 }
 
+/*
+ * The producer's CPU time since the last call; 0 the first time, and
+ * when its clock is gone (the thread has ended) or went backwards.
+ */
+static uint64_t
+sfc_thr_producer_ns(struct pcapint_sfc_thr *t)
+{
+	struct timespec ts;
+	uint64_t now, d;
+
+	if (clock_gettime(t->producer_clock, &ts) != 0) {
+		t->have_producer_clock = 0;
+		return (0);
+	}
+	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	d = t->producer_last != 0 && now > t->producer_last ?
+	    now - t->producer_last : 0;
+	t->producer_last = now;
+	return (d);
+}
+
 void
 pcapint_sfc_thr_load(struct pcapint_sfc_dumper *w,
     struct pcapint_sfc_adapt_sample *s)
@@ -449,6 +490,8 @@ pcapint_sfc_thr_load(struct pcapint_sfc_dumper *w,
 		s->threads += pcapint_sfc_jobs_nhelpers(t->jobs);
 		s->cpus = t->jobs_cpus;
 	}
+	if (t->have_producer_clock)
+		s->producer_ns = sfc_thr_producer_ns(t);
 }
 
 void
