@@ -221,11 +221,12 @@ csv_bracket() {
 	    }' "$CSV"
 }
 
-# csv_runs TYPE SINK CONFIG [RATE]: how many runs the CSV has of CONFIG
-# (at RATE); csv_frames ...: the frames they sent (the first one's).
+# csv_runs TYPE SINK CONFIG: how many runs the CSV has of CONFIG;
+# csv_frames TYPE SINK CONFIG RATE: the frames its runs at RATE sent (the
+# first one's).
 csv_runs() {
-	awk -F, -v t="$1" -v s="$2" -v c="$3" -v r="${4:-}" '
-	    NR > 1 && $2 == t && $3 == s && $4 == c && (r == "" || $5 == r) { n++ }
+	awk -F, -v t="$1" -v s="$2" -v c="$3" '
+	    NR > 1 && $2 == t && $3 == s && $4 == c { n++ }
 	    END { print n + 0 }' "$CSV"
 }
 csv_frames() {

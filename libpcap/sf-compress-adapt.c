@@ -434,7 +434,7 @@ adapt_predict(const struct pcapint_sfc_adapt *a,
 	const struct pcapint_sfc_adapt_rung *rungs = a->ladder->rungs;
 	u_int k = a->rung;
 	double n = a->threads, c = a->cpus, tried, x, r, y, z, disk, threads;
-	double cpu, prod, all;
+	double cpu, prod, wr, all;
 	double cost, gain;
 
 	if (w->in <= 0 || w->wall <= 0)
@@ -491,17 +491,17 @@ adapt_predict(const struct pcapint_sfc_adapt *a,
 		 * hidden disk time only when a disk is the limit, and
 		 * onto a slow disk write() itself shows the disk's time.
 		 */
-		y = w->write / w->out;
+		wr = w->write / w->out;
 		prod = w->producer / w->in;
 		all = a->all_cpus > 0 ? a->all_cpus : n + 1;
 		p->copy = prod;
-		if ((x + r * y) / n > p->copy)
-			p->copy = (x + r * y) / n;
-		if (r * y > p->copy)
-			p->copy = r * y;
-		if ((prod + x + r * y) / all > p->copy)
-			p->copy = (prod + x + r * y) / all;
-		p->plain = prod + y;
+		if ((x + r * wr) / n > p->copy)
+			p->copy = (x + r * wr) / n;
+		if (r * wr > p->copy)
+			p->copy = r * wr;
+		if ((prod + x + r * wr) / all > p->copy)
+			p->copy = (prod + x + r * wr) / all;
+		p->plain = prod + wr;
 	}
 	return (1);
 }
