@@ -86,6 +86,9 @@ struct pcapint_sfc_adapt_sample {
 	uint64_t producer_ns;	/* CPU time of the thread that hands the
 				   writer its records, since the previous
 				   sample; 0 if not known */
+	int	cold;		/* the codec ran at a level new to its
+				   encoder: cpu_ns is not what the level
+				   costs */
 };
 
 /*

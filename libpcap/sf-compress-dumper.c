@@ -253,8 +253,10 @@ pcapint_sfc_flush_block(struct pcapint_sfc_dumper *w)
 	b.out = w->out;
 	b.out_size = w->out_size;
 	b.enc = w->enc;
+	b.warm_level = w->enc_warm_level;
 	pcapint_sfc_level_plan(w, &b);
 	pcapint_sfc_compress(w->codec, &b);
+	w->enc_warm_level = b.warm_level;
 	w->fill = 0;
 	if (pcapint_sfc_block_out(w, &b) == -1) {
 		w->fill = b.fill;
@@ -531,6 +533,7 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 	w->enc = w->codec->enc_create(w->level, w->block_size, p->errbuf);
 	if (w->enc == NULL)
 		goto fail;
+	w->enc_warm_level = SFC_COLD_LEVEL;
 	/* 0 for "store", which writes the block from where it is. */
 	w->out_size = w->codec->enc_bound(w->enc, w->block_size);
 	if (w->out_size != 0) {

@@ -35,6 +35,7 @@
 #ifndef sf_compress_dumper_h
 #define	sf_compress_dumper_h
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
@@ -54,6 +55,9 @@
  * enough, and the readers load them atomically.  Without a writer
  * thread these are plain moves.
  */
+/* The level of an encoder that has not run its codec yet. */
+#define	SFC_COLD_LEVEL		INT_MIN
+
 #define	SFC_STORE(var, val)	__atomic_store_n(&(var), (val), __ATOMIC_RELAXED)
 #define	SFC_LOAD(var)		__atomic_load_n(&(var), __ATOMIC_RELAXED)
 
@@ -91,12 +95,16 @@ struct pcapint_sfc_block {
 	int	stored;
 	const u_char *res;	/* the block as it goes on disk */
 	uint64_t cpu_ns;	/* CPU time the codec took */
+	int	cold;		/* the codec ran at a level new to enc, and
+				   cpu_ns includes setting that level up */
 	char	ebuf[PCAP_ERRBUF_SIZE];
 
 	/* Where to: the output buffer and the encoder. */
 	u_char	*out;
 	size_t	out_size;
 	void	*enc;
+	int	warm_level;	/* the level enc last ran its codec at, or
+				   SFC_COLD_LEVEL */
 };
 
 /*
@@ -111,6 +119,7 @@ struct pcapint_sfc_dumper {
 	const struct pcapint_sfc_codec *codec;
 	const char *name;	/* the codec's, for messages */
 	void	*enc;
+	int	enc_warm_level;	/* as warm_level in a block, for enc */
 	u_char	*buf;		/* the block being filled */
 	size_t	fill;
 	size_t	rec_start;	/* where the current record starts in buf */

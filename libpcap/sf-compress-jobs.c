@@ -246,6 +246,7 @@ pcapint_sfc_jobs_start(const struct pcapint_sfc_codec *codec, int level,
 			jobs_free(j);
 			return (NULL);
 		}
+		b->warm_level = SFC_COLD_LEVEL;
 		b->out_size = codec->enc_bound(b->enc, block_size);
 		b->in = malloc(block_size);
 		b->out = malloc(b->out_size);

@@ -87,6 +87,19 @@ patch_queue_copy() {
 	export SLUICE_TARBALL_DIR SLUICE_TARBALL_CACHE
 }
 
+# t_relay OUTPUT [PREFIX]: the "ok N - ..." and "not ok N - ..." lines
+# that a unit test program wrote to OUTPUT, as checks of this script,
+# their descriptions after PREFIX if given.
+t_relay() {
+	grep -E '^(not )?ok' "$1" >"$1.lines"
+	while read -r _line; do
+		case $_line in
+		"ok "*) t_ok "${2:-}${_line#ok * - }" ;;
+		*) t_fail "${2:-}${_line#not ok * - }" ;;
+		esac
+	done <"$1.lines"
+}
+
 # build_c OUTPUT SOURCE... [-lfoo...]: compile a test program against our
 # staged libpcap; extra arguments are passed to the compiler.
 build_c() {

@@ -26,14 +26,8 @@ run_variant() {
 	fi
 	"$TMPDIR/adapt-$1" >"$TMPDIR/out-$1" 2>&1
 	rc=$?
-	grep -E '^(not )?ok' "$TMPDIR/out-$1" >"$TMPDIR/lines-$1"
-	while read -r line; do
-		case $line in
-		"ok "*) t_ok "$1: ${line#ok * - }" ;;
-		*) t_fail "$1: ${line#not ok * - }" ;;
-		esac
-	done <"$TMPDIR/lines-$1"
-	n=$(wc -l <"$TMPDIR/lines-$1")
+	t_relay "$TMPDIR/out-$1" "$1: "
+	n=$(wc -l <"$TMPDIR/out-$1.lines")
 	if [ $rc -eq 0 ] && [ "$n" -ge 30 ] &&
 	    ! grep -q "Sanitizer\|runtime error" "$TMPDIR/out-$1"; then
 		t_ok "$1: exits 0 after $n checks with no sanitizer report"

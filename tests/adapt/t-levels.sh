@@ -42,16 +42,19 @@ highest() {
 	levels "$1" | grep -v '^stored' | cut -d: -f1 | sort -n | tail -n 1
 }
 
-# copy IN CODEC OUT ERR [slow|onecpu]: tcpdump -r IN -w OUT, through
-# the slow pipe or on CPU 0 alone if asked; the exit status of tcpdump.
+# copy IN CODEC OUT ERR [slow|slow-unthreaded|onecpu]: tcpdump -r IN
+# -w OUT, through the slow pipe (without the writer thread if asked) or
+# on CPU 0 alone if asked; the exit status of tcpdump.
 copy() {
+	ring=4m
+	[ "${5:-}" = slow-unthreaded ] && ring=0
 	if [ "${5:-}" = onecpu ]; then
 		taskset -c 0 "$TCPDUMP" -r "$1" -w "$3" --compress="$2" \
 		    --writer-ring=4m 2>"$4"
 		return
 	fi
-	if [ "${5:-}" = slow ]; then
-		{ "$TCPDUMP" -r "$1" -w - --compress="$2" --writer-ring=4m \
+	if [ "${5:-}" = slow ] || [ "${5:-}" = slow-unthreaded ]; then
+		{ "$TCPDUMP" -r "$1" -w - --compress="$2" --writer-ring=$ring \
 		    2>"$4"; echo $? >"$4.rc"; } |
 		    "$SINK" --rate 8M --chunk 65536 --max-seconds 30 \
 		    --out "$3" 2>/dev/null
@@ -82,6 +85,17 @@ for c in zstd lz4 gzip; do
 	    roundtrip "$TMPDIR/slow.$c" "$http"
 	rm -f "$TMPDIR/slow.$c"
 done
+
+# Without the writer thread, the capture thread compresses with the
+# dumper's one encoder: the same climb.
+copy "$http" zstd "$TMPDIR/slow.unthr" "$TMPDIR/slow.err" slow-unthreaded
+t_check "zstd, slow pipe, no writer thread: exit 0" [ $? = 0 ]
+top=$(highest "$TMPDIR/slow.err")
+t_check "zstd, slow pipe, no writer thread: climbs above level -1 (to ${top:-none})" \
+    sh -c "[ -n '$top' ] && [ '$top' -gt -1 ]"
+t_check "zstd, slow pipe, no writer thread: reads back byte-identical" \
+    roundtrip "$TMPDIR/slow.unthr" "$http"
+rm -f "$TMPDIR/slow.unthr"
 
 # stays_down LABEL INPUT SPEC [slow]: a copy that exits 0, writes no
 # block above zstd's first level, -1, and reads back byte-identical.

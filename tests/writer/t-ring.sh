@@ -25,13 +25,7 @@ run_variant() {
 	fi
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$TMPDIR/ring-$1" >"$TMPDIR/out-$1" 2>&1
 	rc=$?
-	grep -E '^(not )?ok' "$TMPDIR/out-$1" >"$TMPDIR/lines-$1"
-	while read -r line; do
-		case $line in
-		"ok "*) t_ok "$1: ${line#ok * - }" ;;
-		*) t_fail "$1: ${line#not ok * - }" ;;
-		esac
-	done <"$TMPDIR/lines-$1"
+	t_relay "$TMPDIR/out-$1" "$1: "
 	if [ $rc -eq 0 ] && ! grep -q "WARNING: ThreadSanitizer" "$TMPDIR/out-$1"; then
 		t_ok "$1: exits 0 with no sanitizer report"
 	else
