@@ -162,6 +162,24 @@
  *     bounds is the noise of the producer's and write()'s times from
  *     one window to the next.
  *
+ *     A rung not measured for PCAPINT_SFC_ADAPT_STALE blocks is
+ *     predicted from the current one by the ladder's costs, which were
+ *     measured on another machine and other traffic: on this one level 1
+ *     cost 1.0 to 1.4 times what -1 did, from one copy to the next,
+ *     where the ladder says 1.31.  The prediction of the next rung up
+ *     then fell either side of the plain copy's time by chance, and 3
+ *     copies in 30 stayed at -1 (0.169 of the bytes) where level 1
+ *     copied faster than the plain copy.  So the next rung up, when
+ *     not measured lately, is tried as soon as it is predicted within
+ *     COPY_DOWN; on trial it is left when it takes more than COPY_UP of
+ *     the plain copy's time, and after PCAPINT_SFC_ADAPT_WARMUP +
+ *     PCAPINT_SFC_ADAPT_HOLD_UP blocks without that it has the usual
+ *     band.  What it did is remembered (rule 3), so a trial that
+ *     failed is not made again while that is trusted.  In 50 copies
+ *     alternated with 50 without trials and 50 before the first blocks
+ *     at a level were left out (rule 3), 1 wrote more than 0.14 of the
+ *     bytes, against 9 and 14; the median was 0.134 in all three.
+ *
  * The incompressible-block skip of the dumper and this controller
  * compose as two layers: the controller picks the rung for a block; on
  * rung 0 the block is stored; on any other rung the skip decides as it
@@ -514,6 +532,7 @@ adapt_predict(const struct pcapint_sfc_adapt *a,
 static void
 adapt_move(struct pcapint_sfc_adapt *a, u_int rung)
 {
+	a->trying = 0;
 	a->rung = rung;
 	a->samples = 0;
 	memset(&a->slow, 0, sizeof(a->slow));
@@ -534,36 +553,60 @@ adapt_copying(const struct pcapint_sfc_adapt *a,
 	return (a->floor > 0 && w->producer > 0);
 }
 
-/* Which way rule 4 wants to go, with the loads at every rung. */
+/* Whether what rung j did is recent enough to predict from. */
+static int
+adapt_seen_recently(const struct pcapint_sfc_adapt *a, u_int j)
+{
+	return (a->seen[j].when != 0 &&
+	    a->fed - a->seen[j].when < PCAPINT_SFC_ADAPT_STALE);
+}
+
+/*
+ * Which way rule 4 wants to go, with the loads at every rung; *trial
+ * is set when the way up is a trial of a rung not measured lately.
+ */
 static int
 adapt_want_copy(const struct pcapint_sfc_adapt *a,
-    const struct adapt_load *at, u_int n)
+    const struct adapt_load *at, u_int n, int *trial)
 {
 	u_int k = a->rung, j;
 	const struct adapt_load *cur = &at[k];
+	double down;
 
-	if (k > a->floor &&
-	    cur->copy > cur->plain * PCAPINT_SFC_ADAPT_COPY_DOWN &&
+	*trial = 0;
+	down = a->trying ? PCAPINT_SFC_ADAPT_COPY_UP :
+	    PCAPINT_SFC_ADAPT_COPY_DOWN;
+	if (k > a->floor && cur->copy > cur->plain * down &&
 	    at[k - 1].copy < cur->copy)
 		return (-1);
 	for (j = n - 1; j > k; j--) {
-		if (at[j].copy <= at[j].plain * PCAPINT_SFC_ADAPT_COPY_UP &&
-		    at[j].gain >= PCAPINT_SFC_ADAPT_MIN_GAIN &&
-		    at[j].ratio <= cur->ratio * (1 - PCAPINT_SFC_ADAPT_SIZE_GAIN))
+		if (at[j].gain < PCAPINT_SFC_ADAPT_MIN_GAIN ||
+		    at[j].ratio > cur->ratio * (1 - PCAPINT_SFC_ADAPT_SIZE_GAIN))
+			continue;
+		if (at[j].copy <= at[j].plain * PCAPINT_SFC_ADAPT_COPY_UP)
 			return (1);
+		if (j == k + 1 && !adapt_seen_recently(a, j) &&
+		    at[j].copy <= at[j].plain * PCAPINT_SFC_ADAPT_COPY_DOWN) {
+			*trial = 1;
+			return (1);
+		}
 	}
 	return (0);
 }
 
-/* Which way rules 1, 2 and 4 want to go: -1, 0 or 1. */
+/*
+ * Which way rules 1, 2 and 4 want to go: -1, 0 or 1; *trial as
+ * adapt_want_copy() sets it.
+ */
 static int
 adapt_want(const struct pcapint_sfc_adapt *a,
-    const struct pcapint_sfc_adapt_window *w, int urgent)
+    const struct pcapint_sfc_adapt_window *w, int urgent, int *trial)
 {
 	u_int k = a->rung, n = a->ladder->nrungs, j, target;
 	struct adapt_load at[PCAPINT_SFC_ADAPT_MAX_RUNGS];
 	const struct adapt_load *cur = &at[k];
 
+	*trial = 0;
 	memset(at, 0, sizeof(at));
 	for (j = 0; j < n; j++) {
 		if (!adapt_predict(a, w, j, &at[j]))
@@ -580,7 +623,7 @@ adapt_want(const struct pcapint_sfc_adapt *a,
 
 	/* Copying, with the producer's time known: rule 4 alone. */
 	if (adapt_copying(a, w))
-		return (adapt_want_copy(a, at, n));
+		return (adapt_want_copy(a, at, n, trial));
 
 	/*
 	 * Saturated: one rung towards the rung with the lowest load, if
@@ -637,7 +680,7 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 {
 	struct pcapint_sfc_adapt_seen *seen;
 	double b, c, d, g, t, weight;
-	int urgent, want;
+	int urgent, want, trial;
 
 	if (s->bytes_in == 0)
 		return;
@@ -728,11 +771,17 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 	if (a->samples < (urgent ? PCAPINT_SFC_ADAPT_WARMUP_URGENT :
 	    PCAPINT_SFC_ADAPT_WARMUP))
 		return;
-	want = adapt_want(a, urgent ? &a->fast : &a->slow, urgent);
+	want = adapt_want(a, urgent ? &a->fast : &a->slow, urgent, &trial);
+	/* A trial that lasted this long without going down has passed. */
+	if (a->trying && a->samples >= PCAPINT_SFC_ADAPT_WARMUP +
+	    PCAPINT_SFC_ADAPT_HOLD_UP)
+		a->trying = 0;
 	if (want > 0) {
 		a->votes = a->votes > 0 ? a->votes + 1 : 1;
-		if (urgent || a->votes >= PCAPINT_SFC_ADAPT_HOLD_UP)
+		if (urgent || a->votes >= PCAPINT_SFC_ADAPT_HOLD_UP) {
 			adapt_move(a, a->rung + 1);
+			a->trying = trial;
+		}
 	} else if (want < 0) {
 		a->votes = a->votes < 0 ? a->votes - 1 : -1;
 		if (urgent || -a->votes >= PCAPINT_SFC_ADAPT_HOLD_DOWN)

@@ -144,6 +144,8 @@ struct pcapint_sfc_adapt {
 	int	have_backlog;
 
 	int	votes;		/* > 0: samples in a row for up; < 0: down */
+	int	trying;		/* rule 4 climbed to a rung it had not
+				   measured lately, on trial */
 	u_int	since_probe;	/* blocks stored on rung 0 since a probe */
 	struct pcapint_sfc_adapt_seen seen[PCAPINT_SFC_ADAPT_MAX_RUNGS];
 };
