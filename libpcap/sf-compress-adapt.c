@@ -374,6 +374,14 @@ pcapint_sfc_adapt_init(struct pcapint_sfc_adapt *a,
 	a->cpus = 1;
 }
 
+/* Whether what rung j did is recent enough to predict from. */
+static int
+adapt_seen_recently(const struct pcapint_sfc_adapt *a, u_int j)
+{
+	return (a->seen[j].when != 0 &&
+	    a->fed - a->seen[j].when < PCAPINT_SFC_ADAPT_STALE);
+}
+
 /*
  * The cost per byte and the gain of the codec at rung j, seen from the
  * window w of rung k: what rung j did if that is recent; otherwise what
@@ -390,7 +398,7 @@ adapt_estimate(const struct pcapint_sfc_adapt *a,
 	double c, g;
 	u_int ref;
 
-	if (s->when != 0 && a->fed - s->when < PCAPINT_SFC_ADAPT_STALE) {
+	if (adapt_seen_recently(a, j)) {
 		*cost = s->cost;
 		*gain = s->gain;
 		return;
@@ -551,14 +559,6 @@ adapt_copying(const struct pcapint_sfc_adapt *a,
     const struct pcapint_sfc_adapt_window *w)
 {
 	return (a->floor > 0 && w->producer > 0);
-}
-
-/* Whether what rung j did is recent enough to predict from. */
-static int
-adapt_seen_recently(const struct pcapint_sfc_adapt *a, u_int j)
-{
-	return (a->seen[j].when != 0 &&
-	    a->fed - a->seen[j].when < PCAPINT_SFC_ADAPT_STALE);
 }
 
 /*
