@@ -32,33 +32,12 @@
 
 #include "sf-compress-adapt.h"
 
+#include "../lib-tap.h"
+
 #define	BLOCK		(256 * 1024)
 #define	LAG		4		/* blocks chosen before measured */
 #define	MIB		(1024.0 * 1024)
 #define	RING_DEFAULT	(128 * 1024 * 1024)
-
-static int checks, failures;
-
-static void
-check(int ok, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-#include <stdarg.h>
-
-static void
-check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	checks++;
-	if (!ok)
-		failures++;
-	printf("%s %d - ", ok ? "ok" : "not ok", checks);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 /*
  * Knuth's MMIX linear congruential generator: the same numbers on every
@@ -917,6 +896,5 @@ main(void)
 	test_incompressible();
 	test_steady();
 	test_bounds();
-	printf("# %d checks, %d failed\n", checks, failures);
-	return (failures != 0);
+	return (tap_end());
 }

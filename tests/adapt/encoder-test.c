@@ -18,35 +18,15 @@
 
 #include "ftmacros.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sf-compress-dumper.h"
 
+#include "../lib-tap.h"
+
 #define	BLOCK	(64 * 1024)
-
-static int checks, failures;
-
-static void
-check(int ok, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	checks++;
-	if (!ok)
-		failures++;
-	printf("%s %d - ", ok ? "ok" : "not ok", checks);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 struct step {
 	int	try_codec;
@@ -140,6 +120,5 @@ main(void)
 		run_case(&cases[i], in);
 	check(i > 0, "codecs with levels built: %zu", i);
 	free(in);
-	printf("# %d checks, %d failed\n", checks, failures);
-	return (failures != 0);
+	return (tap_end());
 }
