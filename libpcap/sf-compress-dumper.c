@@ -227,8 +227,7 @@ pcapint_sfc_block_out(struct pcapint_sfc_dumper *w,
 	SFC_STORE(w->blocks, w->blocks + 1);
 	SFC_STORE(w->rec_written, w->rec_written + b->records);
 	pcapint_sfc_level_learn(w, b,
-	    (uint64_t)(end.tv_sec - start.tv_sec) * 1000000000u +
-	    (uint64_t)end.tv_nsec - (uint64_t)start.tv_nsec);
+	    SFC_TIMESPEC_NS(end) - SFC_TIMESPEC_NS(start));
 	return (0);
 }
 

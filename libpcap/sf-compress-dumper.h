@@ -55,9 +55,6 @@
  * enough, and the readers load them atomically.  Without a writer
  * thread these are plain moves.
  */
-/* The level of an encoder that has not run its codec yet. */
-#define	SFC_COLD_LEVEL		INT_MIN
-
 #define	SFC_STORE(var, val)	__atomic_store_n(&(var), (val), __ATOMIC_RELAXED)
 #define	SFC_LOAD(var)		__atomic_load_n(&(var), __ATOMIC_RELAXED)
 
@@ -72,6 +69,13 @@ struct pcap_dump_options {
 };
 
 struct pcapint_sfc_thr;
+
+/* A struct timespec in ns, for the clocks the dumper reads. */
+#define	SFC_TIMESPEC_NS(ts) \
+	((uint64_t)(ts).tv_sec * 1000000000u + (uint64_t)(ts).tv_nsec)
+
+/* The level of an encoder that has not run its codec yet. */
+#define	SFC_COLD_LEVEL		INT_MIN
 
 /*
  * A full block on its way to disk.  Without compression helpers the

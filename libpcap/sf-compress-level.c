@@ -58,7 +58,7 @@ sfc_clock_ns(clockid_t clock)
 
 	if (clock_gettime(clock, &ts) != 0)
 		return (0);
-	return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+	return (SFC_TIMESPEC_NS(ts));
 }
 
 /*

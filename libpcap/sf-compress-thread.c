@@ -469,7 +469,7 @@ sfc_thr_producer_ns(struct pcapint_sfc_thr *t)
 		t->have_producer_clock = 0;
 		return (0);
 	}
-	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	now = SFC_TIMESPEC_NS(ts);
 	d = t->producer_last != 0 && now > t->producer_last ?
 	    now - t->producer_last : 0;
 	t->producer_last = now;
