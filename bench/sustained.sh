@@ -321,7 +321,11 @@ best() {
 		esac
 		_v=${LO[$1,$2,$_c]:-}
 		[ -n "$_v" ] || continue
-		if [ "$_v" -gt "$_br" ]; then
+		# At the same rate, one lossless at every rate tried is
+		# the better.
+		if [ "$_v" -gt "$_br" ] || { [ "$_v" = "$_br" ] &&
+		    [ "${HI[$1,$2,$_c]}" = na ] &&
+		    [ "${HI[$1,$2,$_bc]}" != na ]; }; then
 			_bc=$_c
 			_br=$_v
 		fi
@@ -391,19 +395,45 @@ sink_name() {
 } >"$MD"
 
 : >"$HL"
+# versus A_LO A_HI B_LO B_HI NAME [WHO]: the adaptive writer's bracket
+# (A_LO, A_HI) against that of NAME (WHO: which configuration that is),
+# for the headline.  A bracket open above ("na": lossless at every rate
+# tried) makes the ratio a bound, not a measurement: "x>=" when only the
+# adaptive writer's is open, "x<=" when only NAME's is; when both are,
+# the run tells them apart only as far as its rates went.
+versus() {
+	_vw=${6:+$6 }
+	if [ "$3" = 0 ]; then
+		echo "$5 lossy at every rate tried (${_vw}< $4)"
+	elif [ "$2" = na ] && [ "$4" = na ]; then
+		echo "$5 as well (${_vw}>= $3; neither lost at any rate tried)"
+	elif [ "$1" = 0 ]; then
+		echo "$5 (${_vw}$3)"
+	elif [ "$2" = na ]; then
+		echo "x>=$(ratio "$1" "$3") $5 (${_vw}$3)"
+	elif [ "$4" = na ]; then
+		echo "x<=$(ratio "$1" "$3") $5 (${_vw}>= $3)"
+	else
+		echo "x$(ratio "$1" "$3") $5 (${_vw}$3)"
+	fi
+}
 for type in $SUSTAINED_TYPES; do
 	for sink in $SUSTAINED_SINKS; do
 		a=${LO[$type,$sink,$AUTO]:-}
 		[ -n "$a" ] || continue
-		line="sustained $type -> $sink, max lossless frames/s|adaptive $(fmt_bracket "$a" "${HI[$type,$sink,$AUTO]}")"
+		ah=${HI[$type,$sink,$AUTO]}
+		line="sustained $type -> $sink, max lossless frames/s|adaptive $(fmt_bracket "$a" "$ah")"
 		# shellcheck disable=SC2046 # "CONFIG RATE"
 		set -- $(best "$type" "$sink" peer)
-		[ $# = 2 ] && line="$line; x$(ratio "$a" "$2") the best peer ($1 $2)"
+		[ $# = 2 ] && line="$line; $(versus "$a" "$ah" "$2" \
+		    "${HI[$type,$sink,$1]}" "the best peer" "$1")"
 		# shellcheck disable=SC2046
 		set -- $(best "$type" "$sink" fixed)
-		[ $# = 2 ] && line="$line; x$(ratio "$a" "$2") our best fixed level (${1#ours-} $2)"
+		[ $# = 2 ] && line="$line; $(versus "$a" "$ah" "$2" \
+		    "${HI[$type,$sink,$1]}" "our best fixed level" "${1#ours-}")"
 		s=${LO[$type,$sink,stock]:-}
-		[ -n "$s" ] && line="$line; x$(ratio "$a" "$s") stock ($s)"
+		[ -n "$s" ] && line="$line; $(versus "$a" "$ah" "$s" \
+		    "${HI[$type,$sink,stock]}" stock)"
 		echo "$line" >>"$HL"
 	done
 done
