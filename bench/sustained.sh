@@ -346,9 +346,15 @@ sink_name() {
 	echo "Every run sends $SUSTAINED_FRAMES frames (or, at a low rate, at most"
 	echo "$SUSTAINED_MAX_SECS s of them: the frames column), more than any ring or"
 	echo "buffer here holds, so a buffer cannot stand in for throughput.  -s $SNAP"
-	echo "-B $BUFKB; loss = frames sent but not in the result.  The rate doubles"
-	echo "from half of what the sink carries uncompressed (twice that for a tool"
-	echo "that compresses) until a rate loses, then"
+	echo "-B $BUFKB; loss = frames sent but not in the result."
+	if [ -n "${SUSTAINED_RATES:-}" ]; then
+		echo "The rates are a fixed list, $SUSTAINED_RATES frames/s,"
+		echo "up to the first that loses, then"
+	else
+		echo "The rate doubles"
+		echo "from half of what the sink carries uncompressed (twice that for a tool"
+		echo "that compresses) until a rate loses, then"
+	fi
 	echo "$SUSTAINED_BISECT bisection step(s); each rate $SUSTAINED_REPS run(s), lossless when the"
 	echo "median loss is 0.  Same CPUs for every tool: the capture and what it"
 	echo "pipes into on CPU ${SUSTAINED_CPUS:-any}, the sender on CPU ${SUSTAINED_GEN_CPUS:-any}."
