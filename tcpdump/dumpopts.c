@@ -78,6 +78,19 @@ static int writer_off;		/* --writer-ring=0 */
  */
 #define	DEFAULT_RING_MIN	((size_t)4 * 1024 * 1024)
 
+/*
+ * -C ends a file at the first block boundary past its size, so a file
+ * overshoots by up to a compressed block: with libpcap's 1 MiB blocks
+ * (the largest worth having, for the gain in ratio), "-C 1" files of
+ * incompressible traffic could reach 2 MB.  Blocks of at most a quarter
+ * of the size keep that within 25%: the largest power of two that is,
+ * from libpcap's smallest block, 4096 bytes (a power of two divides the
+ * pages and LZ4's block sizes evenly).
+ */
+#define	ROTATION_BLOCK_SHARE	4
+#define	ROTATION_BLOCK_MIN	((int64_t)4096)
+#define	ROTATION_BLOCK_MAX	((int64_t)1024 * 1024)
+
 static int
 options_create(char *ebuf)
 {
@@ -211,9 +224,21 @@ writer_by_default(void)
 	}
 }
 
+static int
+rotation_block_size(int64_t size_rotation, char *ebuf)
+{
+	int64_t block = ROTATION_BLOCK_MIN;
+
+	while (block < ROTATION_BLOCK_MAX &&
+	    block * 2 <= size_rotation / ROTATION_BLOCK_SHARE)
+		block *= 2;
+	return (pcap_dump_options_set_block_size(dumpopts_options,
+	    (size_t)block, ebuf));
+}
+
 int
 dumpopts_check(int have_w, int offline, int packet_buffered,
-    int size_rotation, char *ebuf)
+    int64_t size_rotation, char *ebuf)
 {
 	char msg[PCAP_ERRBUF_SIZE];
 
@@ -229,8 +254,11 @@ dumpopts_check(int have_w, int offline, int packet_buffered,
 		dumpopts_options = NULL;
 	}
 	if (have_w && !writer_given && !packet_buffered &&
-	    (!offline || (compress_given && !size_rotation)))
+	    (!offline || (compress_given && size_rotation == 0)))
 		writer_by_default();
+	if (have_w && size_rotation > 0 && dumpopts_options != NULL &&
+	    rotation_block_size(size_rotation, ebuf) != 0)
+		return (-1);
 	/*
 	 * Refused only where libpcap cannot do it (no per-thread nice
 	 * value): the writer still works, at the capture's priority, and
@@ -283,7 +311,7 @@ dumpopts_writer(int cpu, const char *arg _U_, char *ebuf)
 
 int
 dumpopts_check(int have_w _U_, int offline _U_, int packet_buffered _U_,
-    int size_rotation _U_, char *ebuf _U_)
+    int64_t size_rotation _U_, char *ebuf _U_)
 {
 	return (0);
 }

@@ -53,10 +53,11 @@ extern int dumpopts_writer(int cpu, const char *arg, char *ebuf);
  * After all the options: refuse what does not go together, and decide
  * whether the dumper gets a writer thread.  have_w: -w was given;
  * offline: packets come from savefiles (-r, -V); packet_buffered: -U;
- * size_rotation: -C.
+ * size_rotation: -C's size in bytes, 0 without -C.  With -C, a dumper
+ * with options gets blocks of at most a quarter of that size.
  */
 extern int dumpopts_check(int have_w, int offline, int packet_buffered,
-    int size_rotation, char *ebuf);
+    int64_t size_rotation, char *ebuf);
 
 #ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
 /*

@@ -17,7 +17,11 @@ total=$("$API" read "$plain" | sed -n 1p)
 t_expect_eq "the usage text shows --compress" 0 $?
 
 # -C: rotate by compressed bytes on disk.  Every file is a complete
-# compressed savefile; together they hold every record, in order.
+# compressed savefile; together they hold every record, in order.  No
+# file overshoots 50 KiB by more than a quarter: with -C, tcpdump makes
+# blocks of the largest power of two within a quarter of the size (8
+# KiB here), where libpcap's default of 1 MiB would put the whole 0.5
+# MB input into one file.
 for c in $CODECS; do
 	d=$TMPDIR/rot.$c
 	mkdir "$d"
@@ -33,6 +37,7 @@ for c in $CODECS; do
 	head -c 24 "$plain" >"$TMPDIR/all.pcap"
 	okfiles=0
 	small=
+	big=
 	i=0
 	while [ $i -lt "$nfiles" ]; do
 		f=$d/cap$i
@@ -45,10 +50,12 @@ for c in $CODECS; do
 		# Every file but the last reached 50 KiB on disk.
 		[ $i -eq $((nfiles - 1)) ] ||
 		    [ "$(wc -c <"$f")" -ge 51200 ] || small="$small $f"
+		[ "$(wc -c <"$f")" -le 64000 ] || big="$big $f"
 		i=$((i + 1))
 	done
 	t_expect_eq "-C --compress=$c: every file is a valid $c savefile" "$nfiles" "$okfiles"
 	t_expect_eq "-C --compress=$c: files are rotated after 50 KiB on disk" "" "$small"
+	t_expect_eq "-C --compress=$c: no file is over 50 KiB by more than a quarter" "" "$big"
 	t_check "-C --compress=$c: the files hold every record in order" \
 	    cmp "$TMPDIR/all.pcap" "$plain"
 done

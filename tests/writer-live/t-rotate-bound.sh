@@ -9,9 +9,11 @@
 # it overflows).
 #
 # The "disk" here is a set of FIFOs with 1 MiB pipe buffers that a
-# holder opens and does not read at first: each file takes 1 MiB (four
-# 256 KiB blocks), then its writes block.  -C 1000k rotates after
-# those four blocks, so every file ends up blocked.  What must hold:
+# holder opens and does not read at first: each file takes 1 MiB
+# (eight 128 KiB blocks: with -C, tcpdump makes blocks of the largest
+# power of two within a quarter of the size), then its writes block.
+# -C 1000k rotates after those eight blocks, so every file ends up
+# blocked.  What must hold:
 #  - while nothing is read, tcpdump has five of the files open (four
 #    being finished, the one it just handed over, the capture waiting)
 #    and never opens a sixth;
