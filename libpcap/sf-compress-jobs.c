@@ -60,12 +60,12 @@
  * 4M HTTP frames at 300k frames/s (115 MB/s) into a 20 MB/s pipe:
  * without the helper the adaptive writer stayed at zstd 1 and lost
  * 0.9% of the frames; with it, it wrote at zstd 4 and lost none, and
- * none at 330k frames/s either.  Taking turns costs two context
- * switches per 256 KiB block.
+ * none at 330k frames/s either (256 KiB blocks).  Taking turns costs
+ * two context switches per block.
  *
  * Everything shared (the slots' states, the queue, the stop request) is
- * under one mutex: it is taken a few times per block, 256 KiB, not per
- * record, and a mutex hand-over is what orders the slot's contents
+ * under one mutex: it is taken a few times per block (1 MiB by
+ * default), not per record, and a mutex hand-over is what orders the slot's contents
  * between the writer and a helper (the writer fills a slot, then marks
  * it queued under the mutex; a helper claims it under the mutex, so it
  * sees the filled block; the same the other way for the results).

@@ -133,8 +133,8 @@
  * everything waiting (up to the whole ring) would keep the ring looking
  * full for as long, and records would be dropped with most of it
  * already written (17% of a 2 s burst into a slow pipe was lost that
- * way).  256 KiB chunks, one compression block, keep the ring usable
- * to the last few blocks.
+ * way).  256 KiB chunks, a quarter of a compression block by default,
+ * keep the ring usable to its last megabytes.
  */
 #ifndef WRITER_CHUNK
 #define	WRITER_CHUNK		(256 * 1024)
@@ -146,7 +146,8 @@
  * stopped reading or a disk that has stopped taking data, and waiting
  * on would hang the caller (tcpdump after ^C) for as long.  Behind a
  * slow disk that still takes data the writer consumes a chunk every few
- * milliseconds (256 KiB at 20 MB/s: 13 ms), so 10 seconds is no slow
+ * milliseconds, and one that completes a block waits for its write()
+ * (a stored 1 MiB block at 20 MB/s: 52 ms), so 10 seconds is no slow
  * disk's pace.  The savefile then has the sticky error ETIMEDOUT, its
  * waiting records are counted as lost, and the stop cancels the blocked
  * write().

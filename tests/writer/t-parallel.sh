@@ -29,7 +29,7 @@ ncpu=$(taskset -c -p $$ | sed 's/.*: //' | tr ',' '\n' |
 helpers=$((ncpu <= 1 ? 1 : ncpu - 1 > 3 ? 3 : ncpu - 1))
 
 # The input: 25 MB of HTTP frames, 12 MB of random ones, 25 MB of HTTP,
-# about 240 blocks of 256 KiB.
+# about 60 blocks of 1 MiB.
 mix=$TMPDIR/mix.pcap
 for part in "http 60000 1" "random1518 8000 2" "http 60000 3"; do
 	# shellcheck disable=SC2086
