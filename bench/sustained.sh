@@ -70,7 +70,7 @@ else
 	# SUSTAINED_SINKS="slow20 slow60 file".
 	: "${SUSTAINED_TYPES:=http}"
 	: "${SUSTAINED_SINKS:=slow20}"
-	: "${SUSTAINED_CONFIGS:=ours-zstd+w ours-zstd:-5+w ours-zstd:1+w ours-zstd:4+w stock stock+zstd stock+lz4 stock+mbuffer dumpcap netsniff-ng}"
+	: "${SUSTAINED_CONFIGS:=ours-zstd+w ours-zstd:-5+w ours-zstd:1+w ours-zstd:5+w stock stock+zstd stock+lz4 stock+mbuffer dumpcap netsniff-ng}"
 	: "${SUSTAINED_FRAMES:=4000000}"
 	: "${SUSTAINED_REPS:=3}"
 	: "${SUSTAINED_BISECT:=3}"
