@@ -155,8 +155,8 @@ ref=$REF_BLOCK
 	echo "(min-max); the ratio is of a file written the same way, read back through"
 	echo "pcap_open_offline() and compared before timing.  Codecs: lz4:1 (LZ4"
 	echo "frames), lzo (LZO1X-1, if libpcap has it), zstd:1, zstd:3 and zstd:-5"
-	echo "(--fast=5, with libpcap's match finder below level 0), zlib-1 (gzip:1,"
-	echo "a gzip member per block).  Per packet (block 0), the libraries directly."
+	echo "(--fast=5), zlib-1 (gzip:1, a gzip member per block).  Per packet"
+	echo "(block 0), the libraries directly."
 	echo
 	echo "![throughput](codec-throughput.png)"
 	echo

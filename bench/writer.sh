@@ -26,8 +26,8 @@
 #
 # Compare rings with mbuffer at about equal memory: rings are powers of
 # two, so 128m (the default) is the nearest to mbuffer's 100 MB, with 64m
-# below it.  The writer writes the pipe in one write() per 256 KiB
-# block (stock tcpdump: 4 KiB stdio buffers), so write sizes are not
+# below it.  The writer writes the pipe in one write() per block (1
+# MiB by default; stock tcpdump: 4 KiB stdio buffers), so write sizes are not
 # what tells them apart; at a 60k frames/s burst both buffers overflow
 # and the loss shows how much of its memory each really uses.
 

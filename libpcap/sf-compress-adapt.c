@@ -101,8 +101,8 @@
  *     a higher level, only a smaller file, and the CPU it costs may be
  *     the one the capture thread needs: the compression helpers run on
  *     the capture thread's CPUs.  A quarter of a CPU per compressing
- *     thread is a bound chosen with the numbers of the ladder below: at
- *     1 Gb/s of HTTP (about 120 MB/s), zstd --fast=5 takes 0.12 of a
+ *     thread is a bound chosen with the numbers of the ladder for 256
+ *     KiB blocks: at 1 Gb/s of HTTP (about 120 MB/s), zstd --fast=5 takes 0.12 of a
  *     CPU, level 1 0.20, level 2 0.24, level 4 0.53; the writer settles
  *     on level 2, which writes 21% fewer bytes than --fast=5 for 0.12 of
  *     a CPU more, and not on level 4, which would write 8% fewer still
@@ -171,7 +171,8 @@
  *     predicted from the current one by the ladder's costs, which were
  *     measured on another machine and other traffic: on this one level 1
  *     cost 1.0 to 1.4 times what -1 did, from one copy to the next,
- *     where the ladder says 1.31.  The prediction of the next rung up
+ *     where the ladder of the time said 1.31 (the one for 1 MiB blocks
+ *     says 1.10).  The prediction of the next rung up
  *     then fell either side of the plain copy's time by chance, and 3
  *     copies in 30 stayed at -1 (0.169 of the bytes) where level 1
  *     copied faster than the plain copy.  So the next rung up, when
@@ -310,7 +311,7 @@ static const struct pcapint_sfc_adapt_rung zstd_rungs[] = {
 	{ 1, 2.82, 0.814 },	/*  330 MB/s, 0.186 */
 	{ 3, 4.18, 0.819 },	/*  227 MB/s, 0.181 */
 	{ 5, 11.3, 0.834 },	/*   87 MB/s, 0.166 */
-	{ 6, 13.6, 0.837 },	/*   73 MB/s, 0.163 */
+	{ 6, 13.6, 0.837 },	/*   72 MB/s, 0.163 */
 };
 
 static const struct pcapint_sfc_adapt_rung lz4_rungs[] = {
@@ -635,8 +636,8 @@ adapt_want(const struct pcapint_sfc_adapt *a,
 	/*
 	 * Saturated: one rung towards the rung with the lowest load, if
 	 * that is lower enough.  Looking further than the next rung
-	 * matters: zstd levels 1 and 2 write nearly the same, and a
-	 * writer stuck at level 1 for that would never reach level 4.
+	 * matters: zstd levels 1 and 3 write nearly the same, and a
+	 * writer stuck at level 1 for that would never reach level 5.
 	 */
 	if (urgent || a->busy >= PCAPINT_SFC_ADAPT_BUSY ||
 	    (a->have_backlog && a->backlog >= PCAPINT_SFC_ADAPT_BACKLOG_LOW)) {

@@ -45,15 +45,16 @@
  * Blocks of 1 MiB by default.  Real traffic repeats itself at distances
  * a block must span: in a trace of a web client fetching five pages
  * from a server, each response body comes back every few hundred KB,
- * and every independent block pays again for its first copy.  zstd -1
- * wrote 0.129 of that trace in 256 KiB blocks, 0.050 in 1 MiB ones
- * (0.029 in 4 MiB ones, 0.024 as one stream), and compressed it 1.6
- * times as fast; into a 20 MB/s disk, that took the highest rate
- * captured without loss from 160k to above 240k frames/s, where
- * tcpdump piped into zstd -1 already was.  Generated HTTP frames
- * compress 2-4% better in 1 MiB blocks, at about the same speed; a 3
- * MB mix of tcpdump's test captures from 2% worse to 4% better, and up
- * to a fifth slower.  Beyond 1 MiB the gains shrink while a block
+ * and every independent block pays again for its first copy.  zstd
+ * level 1 (zstd(1)'s -1) wrote 0.129 of that trace in 256 KiB blocks,
+ * 0.050 in 1 MiB ones (0.029 in 4 MiB ones, 0.024 as one stream), and
+ * compressed it 1.6 times as fast; into a 20 MB/s disk, that took the
+ * highest rate captured without loss from 160k frames/s to at least
+ * 240k, the sender's limit, where tcpdump piped into zstd -1 already
+ * was.  At the adaptive ladder's levels, generated HTTP frames compress
+ * 2-4% better in 1 MiB blocks, at about the same speed (level 4 writes
+ * 5% more: the ladder has 3 and 5), and a 3 MB mix of tcpdump's test
+ * captures from 2% worse to 4% better, and up to a fifth slower.  Beyond 1 MiB the gains shrink while a block
  * takes longer to reach a slow disk (50 ms at 20 MB/s), and files
  * rotated by size overshoot by up to a compressed block (tcpdump -C
  * asks for smaller blocks).  Two blocks (input and output)

@@ -10,7 +10,7 @@
 # - At the same rate into a file, which keeps up, the dumper climbs too,
 #   by design, but only while compressing takes under a quarter of a CPU
 #   and a level writes noticeably less: to zstd 5 at most, and not to
-#   6, which writes under 2% less for a sixth more CPU (sf-compress-
+#   6, which writes under 2% less for a fifth more CPU (sf-compress-
 #   adapt.c, rule 2).  That it does not climb where the CPU is the
 #   limit is checked offline, where that is reproducible (t-levels.sh:
 #   a copy into a file stays at -1 or below); live, on two CPUs shared

@@ -27,7 +27,7 @@ build_traffic_tools
 
 http=$TMPDIR/http.pcap
 rand=$TMPDIR/random.pcap
-"$GEN" --type http --count 100k --out "$http" >/dev/null 2>&1 &&
+"$GEN" --type http --count 400k --out "$http" >/dev/null 2>&1 &&
 "$GEN" --type random1518 --count 20k --out "$rand" >/dev/null 2>&1 ||
     { t_fail "generate the input"; t_done; }
 
@@ -49,12 +49,15 @@ copy() {
 	ring=4m
 	chunk=65536
 	if [ "${5:-}" = slow-unthreaded ]; then
-		# Drained 64 KiB at a time, the pipe takes the next block's
-		# 40-odd KiB at once after every other drain, and a writer
-		# without its thread then looks half as busy as it is: under
-		# AddressSanitizer it took 44 blocks to over 146 to climb.
-		# Drained 4 KiB at a time, every write() waits, as onto a
-		# disk: 24 to 27 blocks, with and without the sanitizers.
+		# Drained 64 KiB at a time, the pipe takes a compressed
+		# block of 40-odd KiB (256 KiB blocks) at once after every
+		# other drain, and a writer without its thread then looks
+		# half as busy as it is: under AddressSanitizer it took 44
+		# blocks to over 146 to climb.  Drained 4 KiB at a time,
+		# every write() waits, as onto a disk: 24 to 27 blocks, with
+		# and without the sanitizers.  A climb takes at least 24
+		# blocks (8 to measure, 16 to agree), so the input is 400k
+		# frames, 150 MB: 145 blocks of 1 MiB.
 		ring=0
 		chunk=4096
 	fi

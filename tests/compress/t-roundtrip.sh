@@ -64,8 +64,7 @@ done
 # Levels, and the FILE * opener.
 in=$PCAPS/afs.pcap
 "$TCPDUMP" -r "$in" -w "$TMPDIR/plain.pcap" 2>/dev/null
-# zstd below 1 is its fast strategy with our own match finder settings,
-# 0 libzstd's default level.
+# zstd below 1 is its fast strategy, 0 libzstd's default level.
 for spec in gzip:9 zstd:19 lz4:12 zstd:1 gzip:1 zstd:0 zstd:-1 zstd:-5 \
     zstd:-100; do
 	case " $CODECS " in *" ${spec%%:*} "*) ;; *) continue ;; esac

@@ -13,7 +13,9 @@
 . "$SLUICE_SRCDIR/tests/live/netns.sh"
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
 
-N=3000
+# 9 MB of random frames, 8 blocks of 1 MiB: EIO after 3 writes comes
+# with most of them still to write.
+N=6000
 netns_live_setup
 shim=$TMPDIR/failwrite.so
 # Not with the build's sanitizer flags: a preloaded library comes before
