@@ -283,9 +283,6 @@
 #define	PCAPINT_SFC_ADAPT_DISK_STALE	256
 #define	PCAPINT_SFC_ADAPT_DISK_BLOCKED	0.5
 
-/* On rung 0, the codec is run on one block in this many: 16 MiB. */
-#define	PCAPINT_SFC_ADAPT_PROBE_EVERY	16
-
 /*
  * The ladders.  Cost and gain measured through libpcap's own dumper by
  * a benchmark (pcap_dump() of 7.6 MB of generated HTTP frames into

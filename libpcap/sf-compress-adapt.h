@@ -46,6 +46,12 @@
 #define	PCAPINT_SFC_ADAPT_STORE		0
 #define	PCAPINT_SFC_ADAPT_MAX_RUNGS	8
 
+/*
+ * On rung 0, the codec is run on one block in this many (16 MiB of
+ * 1 MiB blocks), to see whether compressing pays again.
+ */
+#define	PCAPINT_SFC_ADAPT_PROBE_EVERY	16
+
 struct pcapint_sfc_adapt_rung {
 	int	level;		/* the codec's level; unused on rung 0 */
 	double	cost;		/* ns of one CPU per input byte */

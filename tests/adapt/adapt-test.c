@@ -36,7 +36,6 @@
 #include "../lib-tap.h"
 
 #define	BLOCK		(1024 * 1024)
-#define	PROBE_EVERY	16		/* on rung 0, one block in 16 is a probe */
 #define	LAG		4		/* blocks chosen before measured */
 #define	MIB		(1024.0 * 1024)
 #define	RING_DEFAULT	(128 * 1024 * 1024)
@@ -809,8 +808,8 @@ test_incompressible(void)
 	moves = r.a.moves;
 	run_blocks(&r, &w, 6400);
 	check(r.a.rung == 0 && r.a.moves == moves &&
-	    r.tried - tried == 6400 / PROBE_EVERY &&
-	    r.probes - probes == 6400 / PROBE_EVERY,
+	    r.tried - tried == 6400 / PCAPINT_SFC_ADAPT_PROBE_EVERY &&
+	    r.probes - probes == 6400 / PCAPINT_SFC_ADAPT_PROBE_EVERY,
 	    "incompressible: stays at store, the codec run on %llu of "
 	    "6400 blocks, all probes",
 	    (unsigned long long)(r.tried - tried));
@@ -822,7 +821,8 @@ test_incompressible(void)
 		if (r.a.rung != 0)
 			left = i;
 	}
-	check(left != 0 && left <= PROBE_EVERY + 8 + 16 + LAG,
+	check(left != 0 &&
+	    left <= PCAPINT_SFC_ADAPT_PROBE_EVERY + 8 + 16 + LAG,
 	    "incompressible: when the traffic compresses again, leaves "
 	    "store after %u blocks", left);
 
@@ -870,7 +870,8 @@ test_steady(void)
 		}
 		/* On rung 0, one block in PROBE_EVERY is a probe at rung 1. */
 		check(r.a.moves == moves && away == r.probes - probes &&
-		    away <= (rung == 0 ? 10000 / PROBE_EVERY + 1 : 0),
+		    away <= (rung == 0 ?
+		    10000 / PCAPINT_SFC_ADAPT_PROBE_EVERY + 1 : 0),
 		    "steady, %s: 10000 blocks with +-20%% noise, no move "
 		    "(rung %u; %llu moves, %llu probes)", name[i],
 		    rung, (unsigned long long)(r.a.moves - moves),
