@@ -56,6 +56,9 @@ struct pcapint_sfc_adapt_rung {
 	int	level;		/* the codec's level; unused on rung 0 */
 	double	cost;		/* ns of one CPU per input byte */
 	double	gain;		/* 1 - output bytes / input bytes */
+	u_int	scale;		/* blocks at this rung are this many times
+				   the block size the options set, unless
+				   they set it explicitly */
 };
 
 struct pcapint_sfc_adapt_ladder {

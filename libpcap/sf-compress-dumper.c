@@ -302,11 +302,15 @@ sfc_put(struct pcapint_sfc_dumper *w, const u_char *p, size_t len)
 	size_t n;
 
 	while (len != 0 && w->err == 0) {
-		if (w->fill == w->block_size) {
+		/*
+		 * At or past: the part of a record carried over into
+		 * this block may be longer than a rung's smaller block.
+		 */
+		if (w->fill >= w->block_full) {
 			sfc_block_full(w);
 			continue;
 		}
-		n = w->block_size - w->fill;
+		n = w->block_full - w->fill;
 		if (n > len)
 			n = len;
 		memcpy(w->buf + w->fill, p, n);
@@ -521,14 +525,14 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 	w->raw = f;
 	w->fd = fileno(f);
 	w->rec_need = PCAP_REC_HDR_LEN;
-	w->block_size = opts->block_size;
 	w->codec = opts->codec;
 	w->name = pcapint_sfc_container_of(w->codec)->name;
+	/* The level, and with it the block size. */
+	if (pcapint_sfc_level_init(w, opts, p->rfile != NULL, p->errbuf) != 0)
+		goto fail;
 	w->buf = malloc(w->block_size);
 	if (w->buf == NULL)
 		goto nomem;
-	if (pcapint_sfc_level_init(w, opts, p->rfile != NULL, p->errbuf) != 0)
-		goto fail;
 	w->enc = w->codec->enc_create(w->level, w->block_size, p->errbuf);
 	if (w->enc == NULL)
 		goto fail;

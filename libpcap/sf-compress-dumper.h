@@ -62,6 +62,7 @@ struct pcap_dump_options {
 	const struct pcapint_sfc_codec *codec;	/* pcapint_sfc_store: none */
 	int	level;
 	size_t	block_size;
+	int	block_size_set;	/* by pcap_dump_options_set_block_size() */
 	size_t	ring_size;	/* writer thread's ring; 0: no thread */
 	int	cpu;		/* CPU to pin the writer to; -1: none */
 	int	nice_incr;	/* how much nicer the writer runs; 0: same */
@@ -127,7 +128,11 @@ struct pcapint_sfc_dumper {
 	u_char	*buf;		/* the block being filled */
 	size_t	fill;
 	size_t	rec_start;	/* where the current record starts in buf */
-	size_t	block_size;
+	size_t	block_size;	/* the largest block: what buffers hold */
+	size_t	block_full;	/* the fill at which the block is full */
+	size_t	block_unit;	/* the options' block size, which the
+				   ladder's rungs multiply; 0: every
+				   block is block_size */
 	u_char	*out;		/* one compressed block */
 	size_t	out_size;
 	int64_t	base;		/* offset of raw when we started */

@@ -77,14 +77,34 @@ pcapint_sfc_level_init(struct pcapint_sfc_dumper *w,
     const pcap_dump_options_t *opts, int offline, char *errbuf)
 {
 	const struct pcapint_sfc_adapt_ladder *ladder;
+	u_int i, scale;
 
 	w->level = opts->level;
+	w->block_size = opts->block_size;
+	w->block_full = opts->block_size;
+	w->block_unit = 0;
 	/* A container with a single level has nothing to choose from. */
 	if (!opts->adaptive || w->codec->enc_level == NULL)
 		return (0);
 	ladder = pcapint_sfc_adapt_ladder(w->name);
 	if (ladder == NULL)
 		return (0);
+	/*
+	 * Rungs may write larger blocks than the default (see the ladders
+	 * in sf-compress-adapt.c); a size the caller set is kept at every
+	 * rung.  The buffers hold the largest, and their pages are only
+	 * touched once a rung fills them.
+	 */
+	scale = 1;
+	for (i = 0; i < ladder->nrungs; i++) {
+		if (ladder->rungs[i].scale > scale)
+			scale = ladder->rungs[i].scale;
+	}
+	if (!opts->block_size_set && scale > 1 &&
+	    opts->block_size <= SFC_MAX_BLOCK / scale) {
+		w->block_unit = opts->block_size;
+		w->block_size = opts->block_size * scale;
+	}
 	w->adapt = malloc(sizeof(*w->adapt));
 	if (w->adapt == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
@@ -98,6 +118,9 @@ pcapint_sfc_level_init(struct pcapint_sfc_dumper *w,
 	 */
 	pcapint_sfc_adapt_init(w->adapt, ladder, offline ? 1 : 0);
 	w->level = ladder->rungs[w->adapt->rung > 0 ? w->adapt->rung : 1].level;
+	if (w->block_unit != 0)
+		w->block_full = w->block_unit *
+		    ladder->rungs[w->adapt->rung].scale;
 	return (0);
 }
 
@@ -137,6 +160,13 @@ pcapint_sfc_level_plan(struct pcapint_sfc_dumper *w,
 	b->level = choice.level;
 	b->rung = choice.rung;
 	b->how = choice.how;
+	/*
+	 * This block is already full; the next one is filled to the size
+	 * of the rung chosen for this one.
+	 */
+	if (w->block_unit != 0)
+		w->block_full = w->block_unit *
+		    w->adapt->ladder->rungs[choice.rung].scale;
 	switch (choice.how) {
 
 	case PCAPINT_SFC_ADAPT_STORE_IT:

@@ -54,10 +54,15 @@
  * was.  At the adaptive ladder's levels, generated HTTP frames compress
  * 2-4% better in 1 MiB blocks, at about the same speed (level 4 writes
  * 5% more: the ladder has 3 and 5), and a 3 MB mix of tcpdump's test
- * captures from 2% worse to 4% better, and up to a fifth slower.  Beyond 1 MiB the gains shrink while a block
- * takes longer to reach a slow disk (50 ms at 20 MB/s), and files
- * rotated by size overshoot by up to a compressed block (tcpdump -C
- * asks for smaller blocks).  Two blocks (input and output)
+ * captures from 2% worse to 4% better, and up to a fifth slower.
+ * Larger blocks still save on real traffic, but cost CPU elsewhere (on
+ * data that does not compress, zstd ran up to half as fast in 4 MiB
+ * blocks), take longer to reach a slow disk (50 ms for 1 MiB at
+ * 20 MB/s), and make files rotated by size overshoot by up to a
+ * compressed block (tcpdump -C asks for smaller blocks): only zstd's
+ * adaptive levels that a disk-bound writer climbs to fill 4 MiB blocks
+ * (see the ladders in sf-compress-adapt.c), and only while no block
+ * size is set.  Two blocks (input and output)
  * plus the codec state are all the memory a dumper without a writer
  * thread needs.
  */
@@ -222,6 +227,7 @@ pcap_dump_options_set_block_size(pcap_dump_options_t *o, size_t size,
 		return (PCAP_ERROR);
 	}
 	o->block_size = size;
+	o->block_size_set = 1;
 	return (0);
 }
 

@@ -3,12 +3,18 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * Unit test of how the dumper times its codec (libpcap/
- * sf-compress-level.c): pcapint_sfc_compress() marks as cold the first
- * block an encoder compresses at a level, whose CPU time includes
- * setting the level up, so that the level controller does not take it
- * for what the level costs.  Every codec with levels that libpcap was
- * built with, one encoder each, through the same sequence of blocks.
+ * Unit test of how the dumper times its codec and sizes its blocks
+ * (libpcap/sf-compress-level.c):
+ *
+ * - pcapint_sfc_compress() marks as cold the first block an encoder
+ *   compresses at a level, whose CPU time includes setting the level
+ *   up, so that the level controller does not take it for what the
+ *   level costs.  Every codec with levels that libpcap was built with,
+ *   one encoder each, through the same sequence of blocks.
+ * - When the level adapts, zstd's rungs from level 3 up fill blocks of
+ *   4 MiB, the lower ones and every other codec's 1 MiB; a block size
+ *   the caller set, and a fixed level, keep one size.  The dumper's
+ *   buffers hold the largest block.
  *
  * usage: encoder-test
  * Prints TAP-like lines; exits non-zero on failure.
@@ -18,6 +24,7 @@
 
 #include "ftmacros.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +98,72 @@ run_case(const struct codec_case *c, u_char *in)
 	c->codec->enc_free(b.enc);
 }
 
+/*
+ * The dumper's block sizes for a codec spec, with the block size set
+ * to set_block unless it is 0: its buffers' size, and the block that
+ * follows one planned at each rung of the ladder.  scaled_from is the
+ * lowest level whose blocks are 4 MiB, or INT_MAX if none are.
+ */
+static void
+run_sizes(const char *spec, size_t set_block, int scaled_from)
+{
+	const size_t mib = 1024 * 1024;
+	const struct pcapint_sfc_adapt_ladder *ladder;
+	struct pcapint_sfc_dumper w;
+	struct pcapint_sfc_block b;
+	pcap_dump_options_t *o;
+	char ebuf[PCAP_ERRBUF_SIZE];
+	size_t unit, want;
+	u_int r;
+
+	o = pcap_dump_options_create(ebuf);
+	if (o == NULL || pcap_dump_options_set_compression(o, spec,
+	    ebuf) != 0 || (set_block != 0 &&
+	    pcap_dump_options_set_block_size(o, set_block, ebuf) != 0)) {
+		check(0, "%s: options: %s", spec, ebuf);
+		pcap_dump_options_free(o);
+		return;
+	}
+	unit = set_block != 0 ? set_block : mib;
+	memset(&w, 0, sizeof(w));
+	w.codec = o->codec;
+	w.name = pcapint_sfc_container_of(w.codec)->name;
+	if (pcapint_sfc_level_init(&w, o, 0, ebuf) != 0) {
+		check(0, "%s: level init: %s", spec, ebuf);
+		pcap_dump_options_free(o);
+		return;
+	}
+	want = scaled_from != INT_MAX ? 4 * unit : unit;
+	check(w.block_size == want, "%s%s: buffers of %zu bytes (%zu)",
+	    spec, set_block != 0 ? ", block size set" : "", want,
+	    w.block_size);
+	if (w.adapt == NULL) {
+		memset(&b, 0, sizeof(b));
+		pcapint_sfc_level_plan(&w, &b);
+		check(w.block_full == unit,
+		    "%s: fixed level %d, blocks of %zu bytes (%zu)", spec,
+		    b.level, unit, w.block_full);
+		pcapint_sfc_level_free(&w);
+		pcap_dump_options_free(o);
+		return;
+	}
+	ladder = w.adapt->ladder;
+	for (r = 0; r < ladder->nrungs; r++) {
+		w.adapt->rung = r;
+		memset(&b, 0, sizeof(b));
+		pcapint_sfc_level_plan(&w, &b);
+		want = r > 0 && ladder->rungs[r].level >= scaled_from ?
+		    4 * unit : unit;
+		check(b.rung == r && w.block_full == want,
+		    "%s%s: after a block at rung %u (level %d), blocks of "
+		    "%zu bytes (%zu)", spec,
+		    set_block != 0 ? ", block size set" : "", r, b.level,
+		    want, w.block_full);
+	}
+	pcapint_sfc_level_free(&w);
+	pcap_dump_options_free(o);
+}
+
 int
 main(void)
 {
@@ -119,6 +192,18 @@ main(void)
 	for (i = 0; cases[i].codec != NULL; i++)
 		run_case(&cases[i], in);
 	check(i > 0, "codecs with levels built: %zu", i);
+#ifdef HAVE_LIBZSTD
+	run_sizes("zstd:auto", 0, 3);
+	run_sizes("zstd:auto", 1024 * 1024, INT_MAX);
+	run_sizes("zstd:auto", 64 * 1024, INT_MAX);
+	run_sizes("zstd:5", 0, INT_MAX);
+#endif
+#ifdef HAVE_LIBLZ4
+	run_sizes("lz4:auto", 0, INT_MAX);
+#endif
+#ifdef HAVE_ZLIB
+	run_sizes("gzip:auto", 0, INT_MAX);
+#endif
 	free(in);
 	return (tap_end());
 }

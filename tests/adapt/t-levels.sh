@@ -8,7 +8,9 @@
 # - Copying HTTP frames with the writer thread into a pipe drained at
 #   8 MB/s (tests/gen/slowsink), the disk is the limit: the dumper climbs
 #   above its first level, so one file holds blocks of several levels,
-#   and it reads back byte-identical to the input.  zstd, lz4 and gzip.
+#   and it reads back byte-identical to the input.  zstd, lz4 and gzip;
+#   zstd's blocks from level 3 up are 4 MiB, so one file also holds
+#   blocks of two sizes.
 # - Copying them into a file with tcpdump on one CPU, the CPU is the
 #   limit: compressing on it takes longer than writing every byte as it
 #   is, so zstd never goes above its first level (-1), and the file
@@ -96,6 +98,19 @@ for c in zstd lz4 gzip; do
 	    sh -c "[ -n '$top' ] && [ '$top' -gt '$first' ]"
 	t_check "$c, slow pipe: the mixed-level file reads back byte-identical" \
 	    roundtrip "$TMPDIR/slow.$c" "$http"
+	# zstd from level 3 up fills 4 MiB blocks: fewer blocks than
+	# the input has MiB, and no fewer than it has 4 MiB.  (The
+	# sizes at each level are unit-tested in encoder-test.c.)
+	if [ $c = zstd ] && [ -n "$top" ] && [ "$top" -ge 3 ]; then
+		blocks=$(levels "$TMPDIR/slow.err" | cut -d: -f2 |
+		    awk '{ n += $1 } END { print n + 0 }')
+		mib=$(($(wc -c <"$http") / 1048576))
+		t_check "zstd, slow pipe: at levels 3 and up, blocks of 4 MiB ($blocks blocks for $mib MiB)" \
+		    sh -c "[ $blocks -lt $mib ] && [ $blocks -ge $((mib / 4)) ]"
+	elif [ $c = zstd ]; then
+		t_skip "zstd, slow pipe: blocks of 4 MiB" \
+		    "the writer stopped at level ${top:-none}, below 3"
+	fi
 	rm -f "$TMPDIR/slow.$c"
 done
 
