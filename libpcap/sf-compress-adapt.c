@@ -128,8 +128,8 @@
  *     which it is judged by); the thresholds for going up and down are
  *     apart (CPU_LOW and CPU_HIGH, SAFE and BUSY, MARGIN, COPY_UP and
  *     COPY_DOWN); and what a rung did when last tried is remembered for
- *     PCAPINT_SFC_ADAPT_STALE blocks, so that a rung that turned out
- *     worse than predicted is not tried again at once.
+ *     PCAPINT_SFC_ADAPT_STALE bytes of input, so that a rung that turned
+ *     out worse than predicted is not tried again at once.
  *
  *  Copying a savefile is another matter: nothing is lost by waiting,
  *  the writer's ring is always full (the reading waits for room), and
@@ -167,7 +167,7 @@
  *     bounds is the noise of the producer's and write()'s times from
  *     one window to the next.
  *
- *     A rung not measured for PCAPINT_SFC_ADAPT_STALE blocks is
+ *     A rung not measured for PCAPINT_SFC_ADAPT_STALE bytes is
  *     predicted from the current one by the ladder's costs, which were
  *     measured on another machine and other traffic: on this one level 1
  *     cost 1.0 to 1.4 times what -1 did, from one copy to the next,
@@ -260,27 +260,33 @@
 #define	PCAPINT_SFC_ADAPT_BACKLOG_HIGH	(1.0 / 2)
 #define	PCAPINT_SFC_ADAPT_TREND		(1.0 / 4)
 
-/* How long what a rung did is trusted: 1024 blocks, 1 GiB of input. */
-#define	PCAPINT_SFC_ADAPT_STALE		1024
+/*
+ * How long what a rung did is trusted: 1 GiB of input, whatever the
+ * size of the blocks: 1024 blocks of 1 MiB, 256 of zstd's 4 MiB ones,
+ * 131072 of the 8 KiB blocks that tcpdump -C 32k asks for.  Counted in
+ * blocks, the memory of the 4 MiB rungs would last four times as many
+ * bytes, and that of small blocks a hundred times fewer.
+ */
+#define	PCAPINT_SFC_ADAPT_STALE		((uint64_t)1 << 30)
 
 /*
  * What write() cost per byte while the disk was the limit, that is
  * while the writer spent at least half of a block's time blocked in it,
- * is trusted for 256 blocks, 256 MiB of input.  A rung that compresses
- * slower than the disk writes leaves the disk idle part of the time,
- * and its own write()s then find room in the pipe or the page cache and
- * return at once: measured, zstd level 4 on one CPU shared with the
- * capture thread saw 1 to 25 ns per byte written where level 2, one
- * rung down, saw 44 (a 20 MB/s disk, 50).  Judged on its own window,
- * the disk looked 2 to 40 times faster from the slower rung, the rung
- * below looked far cheaper than it is, and the writer went back and
- * forth between the two every 6 blocks (898 changes in 4M HTTP frames
- * at 330k frames/s) and lost 3.2% of the frames; with this memory and
- * adapt_disk_ns() it wrote 95% of the blocks at level 4, changed level
- * 51 times and lost none.  What the disk did when it was the limit is
- * what it will do again once a faster rung makes it so.
+ * is trusted for 256 MiB of input (256 blocks of 1 MiB).  A rung
+ * that compresses slower than the disk writes leaves the disk idle part
+ * of the time, and its own write()s then find room in the pipe or the
+ * page cache and return at once: measured, zstd level 4 on one CPU
+ * shared with the capture thread saw 1 to 25 ns per byte written where
+ * level 2, one rung down, saw 44 (a 20 MB/s disk, 50).  Judged on its
+ * own window, the disk looked 2 to 40 times faster from the slower rung,
+ * the rung below looked far cheaper than it is, and the writer went back
+ * and forth between the two every 6 blocks (898 changes in 4M HTTP
+ * frames at 330k frames/s) and lost 3.2% of the frames; with this memory
+ * and adapt_disk_ns() it wrote 95% of the blocks at level 4, changed
+ * level 51 times and lost none.  What the disk did when it was the limit
+ * is what it will do again once a faster rung makes it so.
  */
-#define	PCAPINT_SFC_ADAPT_DISK_STALE	256
+#define	PCAPINT_SFC_ADAPT_DISK_STALE	((uint64_t)256 << 20)
 #define	PCAPINT_SFC_ADAPT_DISK_BLOCKED	0.5
 
 /*
@@ -708,7 +714,7 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 
 	if (s->bytes_in == 0)
 		return;
-	a->fed++;
+	a->fed += s->bytes_in;
 	a->threads = s->threads > 0 ? s->threads : 1;
 	a->cpus = s->cpus > 0 && s->cpus < a->threads ? s->cpus : a->threads;
 	a->all_cpus = s->cpus;

@@ -127,7 +127,8 @@ struct pcapint_sfc_adapt_window {
 struct pcapint_sfc_adapt_seen {
 	double	cost;		/* smoothed ns per byte the codec was run on */
 	double	gain;		/* smoothed 1 - out / in of those bytes */
-	uint64_t when;		/* the sample it was last updated by; 0 never */
+	uint64_t when;		/* fed after the sample it was last updated
+				   by; 0 never */
 };
 
 struct pcapint_sfc_adapt {
@@ -143,10 +144,11 @@ struct pcapint_sfc_adapt {
 	u_int	threads;
 	u_int	cpus;		/* at most threads */
 	u_int	all_cpus;	/* the CPUs of the sample, 0: one each */
-	uint64_t fed;		/* samples fed in all */
+	uint64_t fed;		/* input bytes of the samples fed in all */
 
 	double	disk_y;		/* ns in write() per byte, while it blocked */
-	uint64_t disk_when;	/* the sample that last updated it; 0 never */
+	uint64_t disk_when;	/* fed after the sample that last updated
+				   it; 0 never */
 
 	double	backlog;	/* backlog / ring size, last sample */
 	double	trend;		/* smoothed change of that per sample */

@@ -86,6 +86,7 @@ struct world {
 	double	cold_cpu;	/* the first block each encoder compresses
 				   at a level costs this many times more;
 				   0: 1 */
+	double	block;		/* bytes in a block; 0: BLOCK */
 };
 
 /* ns of CPU per byte the codec takes at rung j of world w. */
@@ -180,7 +181,8 @@ run_block(struct run *r, const struct world *w)
 	const struct pcapint_sfc_adapt_rung *rung;
 	struct pcapint_sfc_adapt_choice c = r->fifo[r->head];
 	struct pcapint_sfc_adapt_sample s;
-	double in = BLOCK, out, cpu = 0, wr, svc, wall, wait, gain, rate;
+	double in = w->block > 0 ? w->block : BLOCK;
+	double out, cpu = 0, wr, svc, wall, wait, gain, rate;
 	double prod, all;
 	int try;
 	uint64_t moves = r->a.moves;
@@ -201,7 +203,7 @@ run_block(struct run *r, const struct world *w)
 				cpu *= w->cold_cpu;
 			r->warm[r->blocks % LAG] = c.rung + 1;
 		}
-		s.tried_in = BLOCK;
+		s.tried_in = (uint64_t)in;
 		s.tried_out = (uint64_t)out;
 		r->tried++;
 		if (c.how == PCAPINT_SFC_ADAPT_PROBE)
@@ -265,7 +267,7 @@ run_block(struct run *r, const struct world *w)
 		r->backlog = (double)w->ring;
 	}
 	s.rung = c.rung;
-	s.bytes_in = BLOCK;
+	s.bytes_in = (uint64_t)in;
 	s.bytes_out = (uint64_t)out;
 	s.cpu_ns = (uint64_t)cpu;
 	s.wall_ns = (uint64_t)wall;
@@ -564,8 +566,35 @@ test_copy(void)
  * slower than the plain copy (0.88 ns per byte against 0.80), so it is
  * tried, and is 10% slower, within the usual band but not the trial's:
  * it is left, and not tried again while what it did is remembered
- * (PCAPINT_SFC_ADAPT_STALE, 1024 blocks).
+ * (PCAPINT_SFC_ADAPT_STALE, 1 GiB of input, 1024 of these blocks).
  */
+/*
+ * A copy in world w, where level 1 is slower than the plain copy: it
+ * tries level 1, leaves it, and does not try it again in the next
+ * `after' blocks.
+ */
+static void
+failed_trial(const struct world *w, uint64_t after)
+{
+	struct run r;
+	uint64_t moves;
+	u_int k;
+
+	k = settle(&r, w, 1, 300);
+	moves = r.a.moves;
+	check(zstd->rungs[k].level == -1 && moves >= 2,
+	    "copying in %.0f KiB blocks, level 1 slower than the plain "
+	    "copy: tries it and leaves it (level %d, %llu moves)",
+	    (w->block > 0 ? w->block : BLOCK) / 1024, zstd->rungs[k].level,
+	    (unsigned long long)moves);
+	run_blocks(&r, w, after);
+	check(zstd->rungs[r.a.rung].level == -1 && r.a.moves == moves,
+	    "copying: the failed trial of level 1 is not made again in "
+	    "%llu blocks (level %d, %llu moves)", (unsigned long long)after,
+	    zstd->rungs[r.a.rung].level,
+	    (unsigned long long)(r.a.moves - moves));
+}
+
 static void
 test_copy_trial(void)
 {
@@ -594,17 +623,14 @@ test_copy_trial(void)
 	w.cpus = 2;
 	w.producer = 0.3;
 	w.cold_cpu = 3;
-	k = settle(&r, &w, 1, 300);
-	moves = r.a.moves;
-	check(zstd->rungs[k].level == -1 && moves >= 2,
-	    "copying, level 1 slower than the plain copy: tries it and "
-	    "leaves it (level %d, %llu moves)", zstd->rungs[k].level,
-	    (unsigned long long)moves);
-	run_blocks(&r, &w, 600);
-	check(zstd->rungs[r.a.rung].level == -1 && r.a.moves == moves,
-	    "copying: the failed trial of level 1 is not made again in "
-	    "600 blocks (level %d, %llu moves)", zstd->rungs[r.a.rung].level,
-	    (unsigned long long)(r.a.moves - moves));
+	failed_trial(&w, 600);
+
+	/*
+	 * The same in 64 KiB blocks: what level 1 did is remembered for
+	 * 1 GiB of input, 16384 of these blocks, not for 1024 blocks.
+	 */
+	w.block = 64 * 1024;
+	failed_trial(&w, 3000);
 
 	/*
 	 * A trial that passed leaves the rung with the usual band.  gzip
