@@ -102,14 +102,14 @@
  *     the one the capture thread needs: the compression helpers run on
  *     the capture thread's CPUs.  A quarter of a CPU per compressing
  *     thread is a bound chosen with the numbers of the ladder for 256
- *     KiB blocks: at 1 Gb/s of HTTP (about 120 MB/s), zstd --fast=5 takes 0.12 of a
- *     CPU, level 1 0.20, level 2 0.24, level 4 0.53; the writer settles
- *     on level 2, which writes 21% fewer bytes than --fast=5 for 0.12 of
- *     a CPU more, and not on level 4, which would write 8% fewer still
- *     for twice the CPU.  At 20 MB/s it climbs to level 4, and not to
- *     6, which writes under 2% less.  Twice the bound to come down
- *     again leaves room for the noise and for a rung that costs more
- *     than predicted.
+ *     KiB blocks: at 1 Gb/s of HTTP (about 120 MB/s), zstd --fast=5
+ *     takes 0.12 of a CPU, level 1 0.20, level 2 0.24, level 4 0.53; the
+ *     writer settles on level 2, which writes 21% fewer bytes than
+ *     --fast=5 for 0.12 of a CPU more, and not on level 4, which would
+ *     write 8% fewer still for twice the CPU.  At 20 MB/s it climbs to
+ *     level 4, and not to 6, which writes under 2% less.  Twice the
+ *     bound to come down again leaves room for the noise and for a rung
+ *     that costs more than predicted.
  *
  *  In both cases, a codec that saves less than 1/32 of what it is run
  *  on (as the skip judges a block) takes the writer down: rung 0 writes
@@ -220,7 +220,10 @@
 #define	PCAPINT_SFC_ADAPT_CPU_HIGH	0.50
 /* Fewer bytes a climb made while keeping up must write. */
 #define	PCAPINT_SFC_ADAPT_SIZE_GAIN	0.03
-/* Share of the plain copy's time a copy may take: climb below, descend above. */
+/*
+ * Share of the plain copy's time a copy may take: climb below, descend
+ * above.
+ */
 #define	PCAPINT_SFC_ADAPT_COPY_UP	1.00
 #define	PCAPINT_SFC_ADAPT_COPY_DOWN	1.15
 /* A codec that saves less than this does not compress the traffic. */
@@ -253,8 +256,10 @@
  * The backlog grows when it is above 1/16 of the ring and went up on
  * average over the last few blocks; above half of the ring, it is
  * urgent whatever its trend.  With the default 128 MiB ring, 1/16 is 8
- * MiB, 8 blocks: more than a writer that keeps up leaves behind while it
- * writes one (at most 4 blocks in flight, see WARMUP).
+ * MiB, 8 blocks of 1 MiB: more than a writer that keeps up leaves
+ * behind while it writes one (at most 4 blocks in flight, see WARMUP).
+ * At zstd's rungs with 4 MiB blocks it is 2 blocks, and a writer that
+ * keeps up may come closer to it.
  */
 #define	PCAPINT_SFC_ADAPT_BACKLOG_LOW	(1.0 / 16)
 #define	PCAPINT_SFC_ADAPT_BACKLOG_HIGH	(1.0 / 2)
@@ -308,23 +313,26 @@
  * gzip levels 2 and 3 are within a few per cent of level 1.
  *
  * zstd's rungs from level 3 up write blocks of 4 MiB (four times the
- * default block), the size at which zstd finds repeats that are more
- * than 1 MiB apart.  Those rungs are where a writer goes when the disk,
- * not the CPU, is the limit, so what they save matters most there.
+ * default block).  Every block starts without history, and in a 4 MiB
+ * block most bytes have a full window behind them (2 MiB at levels 3
+ * to 6 for blocks this large), so zstd finds repeats that a 1 MiB block
+ * cuts off.  Those rungs are where a writer goes when the disk, not
+ * the CPU, is the limit, so what they save matters most there.
  * Measured with one thread, median of 7 runs, in 1 MiB and 4 MiB
  * blocks: on a real HTTP trace (20 MB of a web client fetching five
  * pages), level 3 wrote 0.046 and 0.026 of it at 915 and 746 MB/s,
- * level 5 0.045 and 0.024 at 273 and 291 MB/s (level 6 0.044 and
- * 0.024); on generated HTTP frames, whose repeats are close, level 3
- * wrote 0.182 and 0.180 at 234 and 216 MB/s, level 5 0.167 and 0.165
- * at 76 and 72 MB/s, so the costs and gains above hold for both sizes
- * within 10%.  The lower rungs keep 1 MiB: they are where the CPU is
- * the limit, and there larger blocks cost more than they save where
- * they are slower, such as on data that does not compress (levels 1
- * to 5 ran a third to a half slower on random bytes in 4 MiB blocks,
- * which no longer fit in the caches), and lz4 ran a quarter to a third
- * slower in 4 MiB blocks on both kinds of HTTP for 1-4% fewer bytes.  gzip's window is
- * 32 KiB: larger blocks change nothing for it.
+ * level 5 0.045 and 0.024 at 273 and 291 MB/s (level 6, 3 runs, 0.044
+ * and 0.024 at 207 and 234 MB/s); on generated HTTP frames, whose
+ * repeats are close, level 3 wrote 0.182 and 0.180 at 234 and 216
+ * MB/s, level 5 0.167 and 0.165 at 76 and 72 MB/s, so the costs and
+ * gains above hold for both sizes within 20%.  The lower rungs keep
+ * 1 MiB: they are where the CPU is the limit, and there larger blocks
+ * cost more than they save where they are slower, such as on data that
+ * does not compress (levels 1 to 5 ran a third to a half slower on
+ * random bytes in 4 MiB blocks, which no longer fit in the caches);
+ * lz4 ran a quarter to a third slower in 4 MiB blocks on both kinds of
+ * HTTP for 1-4% fewer bytes.  gzip's window is 32 KiB: larger blocks
+ * change nothing for it.
  */
 static const struct pcapint_sfc_adapt_rung zstd_rungs[] = {
 	{ 0, 0.06, 0.0, 1 },

@@ -72,6 +72,19 @@ sfc_clock_ns(clockid_t clock)
 #define	SFC_THREAD_CPU_NS()	0
 #endif
 
+/*
+ * The size of the blocks to fill from now on: that of the controller's
+ * rung, which moves when a written block is learned from, so that the
+ * first block filled after a move has the new rung's size.
+ */
+static void
+sfc_level_block_full(struct pcapint_sfc_dumper *w)
+{
+	if (w->block_unit != 0)
+		w->block_full = w->block_unit *
+		    w->adapt->ladder->rungs[w->adapt->rung].scale;
+}
+
 int
 pcapint_sfc_level_init(struct pcapint_sfc_dumper *w,
     const pcap_dump_options_t *opts, int offline, char *errbuf)
@@ -118,9 +131,7 @@ pcapint_sfc_level_init(struct pcapint_sfc_dumper *w,
 	 */
 	pcapint_sfc_adapt_init(w->adapt, ladder, offline ? 1 : 0);
 	w->level = ladder->rungs[w->adapt->rung > 0 ? w->adapt->rung : 1].level;
-	if (w->block_unit != 0)
-		w->block_full = w->block_unit *
-		    ladder->rungs[w->adapt->rung].scale;
+	sfc_level_block_full(w);
 	return (0);
 }
 
@@ -160,13 +171,6 @@ pcapint_sfc_level_plan(struct pcapint_sfc_dumper *w,
 	b->level = choice.level;
 	b->rung = choice.rung;
 	b->how = choice.how;
-	/*
-	 * This block is already full; the next one is filled to the size
-	 * of the rung chosen for this one.
-	 */
-	if (w->block_unit != 0)
-		w->block_full = w->block_unit *
-		    w->adapt->ladder->rungs[choice.rung].scale;
 	switch (choice.how) {
 
 	case PCAPINT_SFC_ADAPT_STORE_IT:
@@ -248,6 +252,7 @@ pcapint_sfc_level_learn(struct pcapint_sfc_dumper *w,
 		s.threads = 1;
 	pcapint_sfc_adapt_feed(w->adapt, &s);
 	SFC_STORE(w->level_moves, w->adapt->moves);
+	sfc_level_block_full(w);
 }
 
 void

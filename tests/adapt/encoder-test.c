@@ -137,6 +137,9 @@ run_sizes(const char *spec, size_t set_block, int scaled_from)
 	check(w.block_size == want, "%s%s: buffers of %zu bytes (%zu)",
 	    spec, set_block != 0 ? ", block size set" : "", want,
 	    w.block_size);
+	check(w.block_full == unit, "%s%s: first blocks of %zu bytes (%zu)",
+	    spec, set_block != 0 ? ", block size set" : "", unit,
+	    w.block_full);
 	if (w.adapt == NULL) {
 		memset(&b, 0, sizeof(b));
 		pcapint_sfc_level_plan(&w, &b);
@@ -147,18 +150,29 @@ run_sizes(const char *spec, size_t set_block, int scaled_from)
 		pcap_dump_options_free(o);
 		return;
 	}
+	/*
+	 * The controller on each rung in turn, as if it had just moved
+	 * there: the next written block it learns from sets the size of
+	 * the blocks filled from then on (one block is too few for it to
+	 * move again).
+	 */
 	ladder = w.adapt->ladder;
 	for (r = 0; r < ladder->nrungs; r++) {
 		w.adapt->rung = r;
 		memset(&b, 0, sizeof(b));
 		pcapint_sfc_level_plan(&w, &b);
+		b.fill = 1000;
+		b.try_codec = 1;
+		b.out_len = 100;
+		b.cpu_ns = 1000;
+		pcapint_sfc_level_learn(&w, &b, 1000);
 		want = r > 0 && ladder->rungs[r].level >= scaled_from ?
 		    4 * unit : unit;
-		check(b.rung == r && w.block_full == want,
-		    "%s%s: after a block at rung %u (level %d), blocks of "
-		    "%zu bytes (%zu)", spec,
-		    set_block != 0 ? ", block size set" : "", r, b.level,
-		    want, w.block_full);
+		check(b.rung == r && w.adapt->rung == r &&
+		    w.block_full == want,
+		    "%s%s: on rung %u (level %d), blocks of %zu bytes (%zu)",
+		    spec, set_block != 0 ? ", block size set" : "", r,
+		    b.level, want, w.block_full);
 	}
 	pcapint_sfc_level_free(&w);
 	pcap_dump_options_free(o);
