@@ -64,9 +64,10 @@
  * (see the ladders in sf-compress-adapt.c), and only while no block
  * size is set.  Two blocks (input and output)
  * plus the codec state are all the memory a dumper without a writer
- * thread needs.
+ * thread needs.  The default is in pcap.h, for callers that size
+ * blocks of their own from it.
  */
-#define	SFC_DEFAULT_BLOCK	(1024 * 1024)
+#define	SFC_DEFAULT_BLOCK	PCAP_DUMP_BLOCK_DEFAULT
 #define	SFC_MIN_BLOCK		4096
 
 pcap_dump_options_t *

@@ -80,16 +80,17 @@ static int writer_off;		/* --writer-ring=0 */
 
 /*
  * -C ends a file at the first block boundary past its size, so a file
- * overshoots by up to a compressed block: with libpcap's 1 MiB blocks
- * (the largest worth having, for the gain in ratio), "-C 1" files of
- * incompressible traffic could reach 2 MB.  Blocks of at most a quarter
- * of the size keep that within 25%: the largest power of two that is,
- * from libpcap's smallest block, 4096 bytes (a power of two divides the
- * pages and LZ4's block sizes evenly).
+ * overshoots by up to a compressed block: with libpcap's default 1 MiB
+ * blocks (PCAP_DUMP_BLOCK_DEFAULT, the largest worth having at every
+ * level, for the gain in ratio), "-C 1" files of incompressible traffic
+ * could reach 2 MB.  Blocks of at most a quarter of the size keep that
+ * within 25%: the largest power of two that is, from libpcap's smallest
+ * block, 4096 bytes (a power of two divides the pages and LZ4's block
+ * sizes evenly).
  */
 #define	ROTATION_BLOCK_SHARE	4
 #define	ROTATION_BLOCK_MIN	((int64_t)4096)
-#define	ROTATION_BLOCK_MAX	((int64_t)1024 * 1024)
+#define	ROTATION_BLOCK_MAX	((int64_t)PCAP_DUMP_BLOCK_DEFAULT)
 
 static int
 options_create(char *ebuf)

@@ -107,7 +107,6 @@ run_case(const struct codec_case *c, u_char *in)
 static void
 run_sizes(const char *spec, size_t set_block, int scaled_from)
 {
-	const size_t mib = 1024 * 1024;
 	const struct pcapint_sfc_adapt_ladder *ladder;
 	struct pcapint_sfc_dumper w;
 	struct pcapint_sfc_block b;
@@ -124,7 +123,7 @@ run_sizes(const char *spec, size_t set_block, int scaled_from)
 		pcap_dump_options_free(o);
 		return;
 	}
-	unit = set_block != 0 ? set_block : mib;
+	unit = set_block != 0 ? set_block : PCAP_DUMP_BLOCK_DEFAULT;
 	memset(&w, 0, sizeof(w));
 	w.codec = o->codec;
 	w.name = pcapint_sfc_container_of(w.codec)->name;
