@@ -258,8 +258,13 @@
  * urgent whatever its trend.  With the default 128 MiB ring, 1/16 is 8
  * MiB, 8 blocks of 1 MiB: more than a writer that keeps up leaves
  * behind while it writes one (at most 4 blocks in flight, see WARMUP).
- * At zstd's rungs with 4 MiB blocks it is 2 blocks, and a writer that
- * keeps up may come closer to it.
+ * At zstd's rungs with 8 MiB blocks it is one block.  The blocks in
+ * flight are out of the ring, and a writer that keeps up has a free
+ * one to fill as records come, so it leaves less than a block behind:
+ * a whole one means it is late.  In runs 180k frames/s of a real HTTP
+ * trace into a 5 MB/s disk, which wrote nearly all of their blocks at
+ * zstd 3 and 5 in 8 MiB blocks, the level changed 3 or 4 times in
+ * 450 blocks.
  */
 #define	PCAPINT_SFC_ADAPT_BACKLOG_LOW	(1.0 / 16)
 #define	PCAPINT_SFC_ADAPT_BACKLOG_HIGH	(1.0 / 2)
@@ -267,9 +272,9 @@
 
 /*
  * How long what a rung did is trusted: 1 GiB of input, whatever the
- * size of the blocks: 1024 blocks of 1 MiB, 256 of zstd's 4 MiB ones,
+ * size of the blocks: 1024 blocks of 1 MiB, 128 of zstd's 8 MiB ones,
  * 131072 of the 8 KiB blocks that tcpdump -C 32k asks for.  Counted in
- * blocks, the memory of the 4 MiB rungs would last four times as many
+ * blocks, the memory of the 8 MiB rungs would last eight times as many
  * bytes, and that of small blocks a hundred times fewer.
  */
 #define	PCAPINT_SFC_ADAPT_STALE		((uint64_t)1 << 30)
@@ -312,36 +317,40 @@
  * from 3 on are its HC compressor, four times slower than level 1;
  * gzip levels 2 and 3 are within a few per cent of level 1.
  *
- * zstd's rungs from level 3 up write blocks of 4 MiB (four times the
- * default block).  Every block starts without history, and in a 4 MiB
+ * zstd's rungs from level 3 up write blocks of 8 MiB (eight times the
+ * default block).  Every block starts without history, and in an 8 MiB
  * block most bytes have a full window behind them (2 MiB at levels 3
- * to 6 for blocks this large), so zstd finds repeats that a 1 MiB block
- * cuts off.  Those rungs are where a writer goes when the disk, not
- * the CPU, is the limit, so what they save matters most there.
- * Measured with one thread, median of 7 runs, in 1 MiB and 4 MiB
- * blocks: on a real HTTP trace (20 MB of a web client fetching five
- * pages), level 3 wrote 0.046 and 0.026 of it at 915 and 746 MB/s,
- * level 5 0.045 and 0.024 at 273 and 291 MB/s (level 6, 3 runs, 0.044
- * and 0.024 at 207 and 234 MB/s); on generated HTTP frames, whose
- * repeats are close, level 3 wrote 0.182 and 0.180 at 234 and 216
- * MB/s, level 5 0.167 and 0.165 at 76 and 72 MB/s, so the costs and
- * gains above hold for both sizes within 20%.  The lower rungs keep
- * 1 MiB: they are where the CPU is the limit, and there larger blocks
- * cost more than they save where they are slower, such as on data that
- * does not compress (levels 1 to 5 ran a third to a half slower on
- * random bytes in 4 MiB blocks, which no longer fit in the caches);
- * lz4 ran a quarter to a third slower in 4 MiB blocks on both kinds of
- * HTTP for 1-4% fewer bytes.  gzip's window is 32 KiB: larger blocks
- * change nothing for it.
+ * to 6 for blocks this large), so zstd finds repeats that a smaller
+ * block cuts off.  Those rungs are where a writer goes when the disk,
+ * not the CPU, is the limit, so what they save matters most there.
+ * Measured with one thread, median of 3 runs, in 1, 4 and 8 MiB blocks:
+ * on a real HTTP trace (20 MB of a web client fetching five pages),
+ * level 3 wrote 0.046, 0.026 and 0.023 of it at 629, 559 and 441 MB/s,
+ * level 5 0.045, 0.024 and 0.022 at 255, 273 and 244 MB/s, level 6
+ * 0.044, 0.024 and 0.021 at 207, 234 and 206 MB/s.  Into a 5 MB/s disk
+ * that trace is captured without loss at a higher rate in 8 MiB
+ * blocks than in 4 MiB ones, as level 3 then writes less than level 5
+ * did, for 38% less CPU.  On generated HTTP frames, whose repeats are
+ * close, level 3 wrote 0.181, 0.180 and 0.179 at 292, 212 and
+ * 228 MB/s, level 5 0.166, 0.164 and 0.164 at 83, 76 and 62 MB/s, so
+ * the costs and gains above hold for every size within 25%, and the
+ * writer measures what they are.  The lower rungs keep 1 MiB: they
+ * are where the CPU is the limit, and there larger blocks cost more
+ * than they save where they are slower, such as on data that does not
+ * compress (levels 1 to 5 ran a third to a half slower on random bytes
+ * in 4 MiB blocks, which no longer fit in the caches); lz4 ran a
+ * quarter to a third slower in 4 MiB blocks on both kinds of HTTP for
+ * 1-4% fewer bytes.  gzip's window is 32 KiB: larger blocks change
+ * nothing for it.
  */
 static const struct pcapint_sfc_adapt_rung zstd_rungs[] = {
 	{ 0, 0.06, 0.0, 1 },
 	{ -5, 2.12, 0.767, 1 },	/*  428 MB/s, 0.233 */
 	{ -1, 2.57, 0.795, 1 },	/*  358 MB/s, 0.205 */
 	{ 1, 2.82, 0.814, 1 },	/*  330 MB/s, 0.186 */
-	{ 3, 4.18, 0.819, 4 },	/*  227 MB/s, 0.181 */
-	{ 5, 11.3, 0.834, 4 },	/*   87 MB/s, 0.166 */
-	{ 6, 13.6, 0.837, 4 },	/*   72 MB/s, 0.163 */
+	{ 3, 4.18, 0.819, 8 },	/*  227 MB/s, 0.181 (1 MiB blocks) */
+	{ 5, 11.3, 0.834, 8 },	/*   87 MB/s, 0.166 */
+	{ 6, 13.6, 0.837, 8 },	/*   72 MB/s, 0.163 */
 };
 
 static const struct pcapint_sfc_adapt_rung lz4_rungs[] = {

@@ -106,7 +106,10 @@ pcapint_sfc_level_init(struct pcapint_sfc_dumper *w,
 	 * Rungs may write larger blocks than the default (see the ladders
 	 * in sf-compress-adapt.c); a size the caller set is kept at every
 	 * rung.  The buffers hold the largest, and their pages are only
-	 * touched once a rung fills them.
+	 * touched once a rung fills them.  No block may exceed
+	 * SFC_MAX_BLOCK, the largest that a reader accepts: the default
+	 * of 1 MiB times the ladders' largest scale, 8, is half of it, and
+	 * a ladder that went further would keep the default instead.
 	 */
 	scale = 1;
 	for (i = 0; i < ladder->nrungs; i++) {

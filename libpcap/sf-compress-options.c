@@ -60,7 +60,7 @@
  * blocks), take longer to reach a slow disk (50 ms for 1 MiB at
  * 20 MB/s), and make files rotated by size overshoot by up to a
  * compressed block (tcpdump -C asks for smaller blocks): only zstd's
- * adaptive levels that a disk-bound writer climbs to fill 4 MiB blocks
+ * adaptive levels that a disk-bound writer climbs to fill 8 MiB blocks
  * (see the ladders in sf-compress-adapt.c), and only while no block
  * size is set.  Two blocks (input and output)
  * plus the codec state are all the memory a dumper without a writer

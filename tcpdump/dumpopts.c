@@ -74,7 +74,7 @@ static int writer_off;		/* --writer-ring=0 */
  * default, PCAP_DUMP_WRITER_RING_DEFAULT (128 MiB), or a sixteenth of
  * the machine's memory if that is less, as a ring behind a slow disk
  * fills and stays resident, and tcpdump also runs on small boxes; but
- * not below 4 MiB, a few blocks of any codec.
+ * not below 4 MiB, four of libpcap's default 1 MiB blocks.
  */
 #define	DEFAULT_RING_MIN	((size_t)4 * 1024 * 1024)
 

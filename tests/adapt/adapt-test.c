@@ -868,10 +868,10 @@ test_incompressible(void)
 static void
 test_steady(void)
 {
-	struct world w[6];
-	static const char *name[6] = { "disk bound", "CPU bound",
+	struct world w[7];
+	static const char *name[7] = { "disk bound", "CPU bound",
 	    "idle 120 MB/s", "idle 20 MB/s", "incompressible",
-	    "disk bound, lz4" };
+	    "disk bound, lz4", "disk bound, 8 MiB blocks" };
 	struct run r;
 	u_int i, rung;
 	uint64_t moves, away, probes;
@@ -884,7 +884,9 @@ test_steady(void)
 	w[4].incompressible = 1;
 	world_set(&w[5], lz4, 60, 10, 2);
 	w[5].cpu *= 0.5;
-	for (i = 0; i < 6; i++) {
+	world_set(&w[6], zstd, 60, 10, 2);
+	w[6].block = 8 * MIB;
+	for (i = 0; i < 7; i++) {
 		settle(&r, &w[i], 0, 2000);
 		rung = r.a.rung;
 		moves = r.a.moves;

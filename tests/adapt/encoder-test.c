@@ -12,7 +12,7 @@
  *   level costs.  Every codec with levels that libpcap was built with,
  *   one encoder each, through the same sequence of blocks.
  * - When the level adapts, zstd's rungs from level 3 up fill blocks of
- *   4 MiB, the lower ones and every other codec's 1 MiB; a block size
+ *   8 MiB, the lower ones and every other codec's 1 MiB; a block size
  *   the caller set, and a fixed level, keep one size.  The dumper's
  *   buffers hold the largest block.
  *
@@ -34,6 +34,9 @@
 #include "../lib-tap.h"
 
 #define	BLOCK	(64 * 1024)
+
+/* The blocks of zstd's upper rungs are this many times the block size. */
+#define	UPPER_SCALE	8
 
 struct step {
 	int	try_codec;
@@ -102,7 +105,8 @@ run_case(const struct codec_case *c, u_char *in)
  * The dumper's block sizes for a codec spec, with the block size set
  * to set_block unless it is 0: its buffers' size, and the block that
  * follows one planned at each rung of the ladder.  scaled_from is the
- * lowest level whose blocks are 4 MiB, or INT_MAX if none are.
+ * lowest level whose blocks are UPPER_SCALE times the block size, or
+ * INT_MAX if none are.
  */
 static void
 run_sizes(const char *spec, size_t set_block, int scaled_from)
@@ -132,7 +136,7 @@ run_sizes(const char *spec, size_t set_block, int scaled_from)
 		pcap_dump_options_free(o);
 		return;
 	}
-	want = scaled_from != INT_MAX ? 4 * unit : unit;
+	want = scaled_from != INT_MAX ? UPPER_SCALE * unit : unit;
 	check(w.block_size == want, "%s%s: buffers of %zu bytes (%zu)",
 	    spec, set_block != 0 ? ", block size set" : "", want,
 	    w.block_size);
@@ -166,7 +170,7 @@ run_sizes(const char *spec, size_t set_block, int scaled_from)
 		b.cpu_ns = 1000;
 		pcapint_sfc_level_learn(&w, &b, 1000);
 		want = r > 0 && ladder->rungs[r].level >= scaled_from ?
-		    4 * unit : unit;
+		    UPPER_SCALE * unit : unit;
 		check(b.rung == r && w.adapt->rung == r &&
 		    w.block_full == want,
 		    "%s%s: on rung %u (level %d), blocks of %zu bytes (%zu)",

@@ -9,7 +9,7 @@
 #   8 MB/s (tests/gen/slowsink), the disk is the limit: the dumper climbs
 #   above its first level, so one file holds blocks of several levels,
 #   and it reads back byte-identical to the input.  zstd, lz4 and gzip;
-#   zstd's blocks from level 3 up are 4 MiB, so one file also holds
+#   zstd's blocks from level 3 up are 8 MiB, so one file also holds
 #   blocks of two sizes.
 # - Copying them into a file with tcpdump on one CPU, the CPU is the
 #   limit: compressing on it takes longer than writing every byte as it
@@ -98,7 +98,7 @@ for c in zstd lz4 gzip; do
 	    sh -c "[ -n '$top' ] && [ '$top' -gt '$first' ]"
 	t_check "$c, slow pipe: the mixed-level file reads back byte-identical" \
 	    roundtrip "$TMPDIR/slow.$c" "$http"
-	# zstd fills 4 MiB blocks from level 3 up and 1 MiB ones below:
+	# zstd fills 8 MiB blocks from level 3 up and 1 MiB ones below:
 	# the input is within the bounds that the blocks written at each
 	# level give, less or more a block for every level change (the
 	# block being filled when the level changes keeps what it has).
@@ -111,12 +111,12 @@ for c in zstd lz4 gzip; do
 		ch=$(sed -n 's/^blocks at compression level .* (\([0-9]*\) changes\{0,1\})$/\1/p' \
 		    "$TMPDIR/slow.err")
 		mib=$(($(wc -c <"$http") / 1048576))
-		t_check "zstd, slow pipe: blocks of 1 MiB below level 3, 4 MiB from 3 up ($lo and $hi blocks, $ch changes, $mib MiB)" \
+		t_check "zstd, slow pipe: blocks of 1 MiB below level 3, 8 MiB from 3 up ($lo and $hi blocks, $ch changes, $mib MiB)" \
 		    sh -c "[ $((lo + hi)) -lt $mib ] &&
-			[ $((lo + 4 * hi + 3 * ch)) -ge $mib ] &&
-			[ $((4 * hi - 3 * (ch + 1))) -le $mib ]"
+			[ $((lo + 8 * hi + 7 * ch)) -ge $mib ] &&
+			[ $((8 * hi - 7 * (ch + 1))) -le $mib ]"
 	elif [ $c = zstd ]; then
-		t_skip "zstd, slow pipe: blocks of 4 MiB" \
+		t_skip "zstd, slow pipe: blocks of 8 MiB" \
 		    "the writer stopped at level ${top:-none}, below 3"
 	fi
 	rm -f "$TMPDIR/slow.$c"
