@@ -261,10 +261,10 @@
  * At zstd's rungs with 8 MiB blocks it is one block.  The blocks in
  * flight are out of the ring, and a writer that keeps up has a free
  * one to fill as records come, so it leaves less than a block behind:
- * a whole one means it is late.  In runs 180k frames/s of a real HTTP
- * trace into a 5 MB/s disk, which wrote nearly all of their blocks at
- * zstd 3 and 5 in 8 MiB blocks, the level changed 3 or 4 times in
- * 450 blocks.
+ * a whole one means it is late.  In runs at 180k frames/s of a real
+ * HTTP trace into a 5 MB/s disk, which wrote nearly all of their
+ * blocks at zstd 3 and 5 in 8 MiB blocks, the level changed 3 or 4
+ * times in 450 blocks.
  */
 #define	PCAPINT_SFC_ADAPT_BACKLOG_LOW	(1.0 / 16)
 #define	PCAPINT_SFC_ADAPT_BACKLOG_HIGH	(1.0 / 2)
