@@ -146,6 +146,8 @@ struct pcapint_sfc_adapt {
 	u_int	all_cpus;	/* the CPUs of the sample, 0: one each */
 	uint64_t fed;		/* input bytes of the samples fed in all */
 
+	struct pcapint_sfc_adapt_window recent;	/* the last samples at any
+						   rung, for disk_y */
 	double	disk_y;		/* ns in write() per byte, while it blocked */
 	uint64_t disk_when;	/* fed after the sample that last updated
 				   it; 0 never */
