@@ -2,15 +2,23 @@
 #
 # tcpdump killed with SIGKILL in the middle of a compressed live capture,
 # at a different moment each round: the writer writes each block with
-# one write(), so the file ends at a block boundary and reads to its end
-# with no error, holding frames 0..n-1 with none missing (the frames
-# still in the ring and the unfinished block are lost, nothing else).
+# one write(), so the file holds whole blocks, frames 0..n-1 with none
+# missing (the frames still in the ring and the unfinished block are
+# lost, nothing else).  The one exception is the write() the kill comes
+# in: Linux stops copying it into the page cache at the fatal signal,
+# at a page or folio boundary (seen as a file of exactly 37 x 64 KiB),
+# so the last block may be cut short.  Then the file reads to that
+# block and the reader says so, in one sentence, and nothing else.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/live/netns.sh"
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
 
 netns_live_setup
+# The reader's one error for a last block cut short; \1 is its offset.
+cut_short='^sluice-seqcheck: .*: truncated .* compressed file: it ends'
+cut_short="$cut_short inside the block starting at byte offset \\([0-9]*\\)"
+cut_short="$cut_short (after [0-9]* frames)\$"
 # A different moment each run, printed so that a failure can be rerun.
 seed=$(( $$ % 5 ))
 round=0
@@ -29,8 +37,14 @@ for codec in zstd lz4 gzip; do
 	echo "# $codec: killed after 0.$delay s, $(stat -c %s "$f") bytes on disk"
 	if "$CHK" "$f" >"$TMPDIR/chk-$codec" 2>&1; then
 		t_ok "$codec: the file reads to its end without an error"
+	elif [ "$(grep -c '^sluice-seqcheck: ' "$TMPDIR/chk-$codec")" = 1 ] &&
+	    off=$(sed -n "s/$cut_short/\\1/p" "$TMPDIR/chk-$codec") &&
+	    [ -n "$off" ] && [ "$off" -gt 0 ] &&
+	    [ "$off" -lt "$(stat -c %s "$f")" ]; then
+		t_ok "$codec: the file reads to its last block, from byte" \
+		    "$off, which the kill cut short, and the reader says so"
 	else
-		t_fail "$codec: reading the file: $(tail -2 "$TMPDIR/chk-$codec" | tr '\n' '|')"
+		t_fail "$codec: reading the file: $(grep -v '^[a-z-]*: [0-9]*$' "$TMPDIR/chk-$codec" | tail -2 | tr '\n' '|')"
 	fi
 	n=$(sed -n 's/^frames: //p' "$TMPDIR/chk-$codec")
 	t_check "$codec: it holds frames 0..$((${n:-1} - 1)), none missing" \
