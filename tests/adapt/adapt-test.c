@@ -421,6 +421,26 @@ settle(struct run *r, const struct world *w, u_int floor, uint64_t n)
 	return (r->a.rung);
 }
 
+/*
+ * Run world w for warmup blocks, then n more: how many of those were
+ * written at the codec's level, and in *moves how many rung changes
+ * they saw.
+ */
+static uint64_t
+blocks_at_level(struct run *r, const struct world *w, uint64_t warmup,
+    uint64_t n, int level, uint64_t *moves)
+{
+	uint64_t at = 0, before;
+
+	run_init(r, w, 0);
+	run_blocks(r, w, warmup);
+	before = r->a.moves;
+	while (n-- > 0)
+		at += w->ladder->rungs[run_block(r, w)].level == level;
+	*moves = r->a.moves - before;
+	return (at);
+}
+
 static void
 test_disk_bound(void)
 {
@@ -720,20 +740,16 @@ test_one_cpu(void)
 {
 	struct world w;
 	struct run r;
-	uint64_t at5 = 0, moves, i;
+	uint64_t at5, moves;
 
 	world_set(&w, zstd, 85, 15, 2);
 	w.cpus = 1;
 	w.cpu *= 1.6;
-	run_init(&r, &w, 0);
-	run_blocks(&r, &w, 1000);
-	moves = r.a.moves;
-	for (i = 0; i < 4000; i++)
-		at5 += zstd->rungs[run_block(&r, &w)].level == 5;
-	check(at5 >= 3800 && r.a.moves - moves <= 8 && r.dropped == 0,
+	at5 = blocks_at_level(&r, &w, 1000, 4000, 5, &moves);
+	check(at5 >= 3800 && moves <= 8 && r.dropped == 0,
 	    "one CPU, writer and helper: stays at zstd 5 (%llu of 4000 "
 	    "blocks, %llu moves, %.0f MiB dropped)",
-	    (unsigned long long)at5, (unsigned long long)(r.a.moves - moves),
+	    (unsigned long long)at5, (unsigned long long)moves,
 	    r.dropped / MIB);
 }
 
@@ -758,7 +774,7 @@ test_past_limit(void)
 {
 	struct world w;
 	struct run r;
-	uint64_t at5 = 0, moves, i;
+	uint64_t at5, moves;
 
 	world_set(&w, zstd, 68, 10, 2);
 	w.cpus = 1;
@@ -766,15 +782,11 @@ test_past_limit(void)
 	w.share = 0.9;
 	w.block = 8 * MIB;
 	w.cpu *= 2.9;		/* zstd 5: 133 ms for a block */
-	run_init(&r, &w, 0);
-	run_blocks(&r, &w, 100);
-	moves = r.a.moves;
-	for (i = 0; i < 400; i++)
-		at5 += zstd->rungs[run_block(&r, &w)].level == 5;
-	check(at5 >= 360 && r.a.moves - moves <= 2,
+	at5 = blocks_at_level(&r, &w, 100, 400, 5, &moves);
+	check(at5 >= 360 && moves <= 2,
 	    "past the sink's limit, writer and helper taking turns: stays "
 	    "at zstd 5 (%llu of 400 blocks of 8 MiB, %llu moves)",
-	    (unsigned long long)at5, (unsigned long long)(r.a.moves - moves));
+	    (unsigned long long)at5, (unsigned long long)moves);
 }
 
 static void
