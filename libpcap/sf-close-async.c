@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "pcap-int.h"
-#include "sf-compress-dumper.h"
+#include "sf-close-async.h"
 
 /*
  * pcap_dump_close() of a dumper with a writer thread drains the ring

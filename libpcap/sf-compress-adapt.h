@@ -38,10 +38,10 @@
 
 /*
  * A ladder is a codec's levels ordered from the cheapest to the most
- * thorough.  Rung 0 of every ladder stores blocks as they are.  The
- * cost and gain of each rung were measured on HTTP traffic (see
- * sf-compress-adapt.c); they only serve to guess how a rung that has
- * not been tried recently would do, from how the current one does.
+ * thorough (sf-compress-ladders.c).  Rung 0 of every ladder stores
+ * blocks as they are.  The cost and gain of each rung only serve to
+ * guess how a rung that has not been tried recently would do, from how
+ * the current one does.
  */
 #define	PCAPINT_SFC_ADAPT_STORE		0
 #define	PCAPINT_SFC_ADAPT_MAX_RUNGS	8
@@ -62,16 +62,10 @@ struct pcapint_sfc_adapt_rung {
 };
 
 struct pcapint_sfc_adapt_ladder {
-	const char *codec;	/* the codec's name, as in "zstd:auto" */
 	u_int	nrungs;		/* at most PCAPINT_SFC_ADAPT_MAX_RUNGS */
 	u_int	start;		/* the rung to begin with */
 	const struct pcapint_sfc_adapt_rung *rungs;
 };
-
-/*
- * The ladder of the codec named codec, or NULL if it has none.
- */
-const struct pcapint_sfc_adapt_ladder *pcapint_sfc_adapt_ladder(const char *codec);
 
 /*
  * What the writer measured for a block once it was written (or for a
@@ -157,7 +151,7 @@ struct pcapint_sfc_adapt {
 	int	have_backlog;
 
 	int	votes;		/* > 0: samples in a row for up; < 0: down */
-	int	trying;		/* rule 4 climbed to a rung it had not
+	int	trying;		/* rule 3 climbed to a rung it had not
 				   measured lately, on trial */
 	u_int	since_probe;	/* blocks stored on rung 0 since a probe */
 	struct pcapint_sfc_adapt_seen seen[PCAPINT_SFC_ADAPT_MAX_RUNGS];

@@ -60,12 +60,12 @@
 #endif
 
 /*
- * zstd comes first, so it is the default when it is built: at its level
- * -5 it is the fastest codec that stores HTTP traffic in a quarter of
- * its size or less (0.238; lz4 and LZO are a little faster but write
- * 0.264 and 0.271).  gzip's magic includes the compression method byte
- * (8, deflate), as gzip(1) checks it; the others are 4 bytes, but for
- * lzop's 9, of which the first 4 are enough to tell it from the rest.
+ * zstd comes first, so it is the default when it is built: at its fast
+ * levels it is as quick as lz4 and LZO and writes fewer bytes
+ * (bench/notes/ladders.md).  gzip's magic includes the compression
+ * method byte (8, deflate), as gzip(1) checks it; the others are 4
+ * bytes, but for lzop's 9, of which the first 4 are enough to tell it
+ * from the rest.
  */
 const struct pcapint_sfc_container pcapint_sfc_containers[SFC_NCONTAINERS] = {
 	[SFC_STORE] = { "none", { 0 }, 0, &pcapint_sfc_store },

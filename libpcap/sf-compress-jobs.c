@@ -46,22 +46,14 @@
  * one helper two CPUs compress.  Memory stays at SFC_JOBS_SLOTS blocks,
  * their output buffers and encoders, however many helpers there are.
  *
- * On 2 CPUs, one helper took tcpdump -r -w --compress of HTTP frames
- * from 0.51 to 0.75 of stock tcpdump's uncompressed throughput; more
- * slots than SFC_JOBS_SLOTS made no difference.
- *
  * A writer that may run on one CPU only still gets one helper: then
  * the two take turns on that CPU, and what the helper buys is overlap.
  * A writer alone compresses a block, then blocks in write() while the
  * CPU idles, then compresses the next; with a helper, the next block is
  * compressed while write() waits, so a slow disk is kept busy all the
  * time and the CPU that compressing costs is no longer lost to it.
- * Measured with tcpdump pinned to one CPU (the sender on the other),
- * 4M HTTP frames at 300k frames/s (115 MB/s) into a 20 MB/s pipe:
- * without the helper the adaptive writer stayed at zstd 1 and lost
- * 0.9% of the frames; with it, it wrote at zstd 4 and lost none, and
- * none at 330k frames/s either (256 KiB blocks).  Taking turns costs
- * two context switches per block.
+ * Taking turns costs two context switches per block
+ * (bench/notes/controller.md has the measurements).
  *
  * Everything shared (the slots' states, the queue, the stop request) is
  * under one mutex: it is taken a few times per block (1 MiB by
@@ -177,7 +169,7 @@ static void
 jobs_run(struct pcapint_sfc_jobs *j, int i)
 {
 	pthread_mutex_unlock(&j->lock);
-	pcapint_sfc_compress(j->codec, &j->slot[i]);
+	pcapint_sfc_block_compress(j->codec, &j->slot[i]);
 	pthread_mutex_lock(&j->lock);
 	j->state[i] = SLOT_DONE;
 	pthread_cond_broadcast(&j->done);
@@ -296,7 +288,7 @@ pcapint_sfc_jobs_submit(struct pcapint_sfc_jobs *j, uint64_t n)
 	 * the copy slower than without helpers.
 	 */
 	if (!j->slot[i].try_codec)
-		pcapint_sfc_compress(j->codec, &j->slot[i]);
+		pcapint_sfc_block_compress(j->codec, &j->slot[i]);
 	pthread_mutex_lock(&j->lock);
 	j->seq[i] = n;
 	if (j->slot[i].try_codec) {

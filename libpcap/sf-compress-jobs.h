@@ -28,7 +28,7 @@
  *
  * Compressing the blocks of a compressed dumper on more than one CPU:
  * a few block slots and compression helper threads, used by the writer
- * thread of sf-compress.c.  See sf-compress-jobs.c for why and how.
+ * thread of sf-compress-thread.c.  See sf-compress-jobs.c for why and how.
  */
 
 #ifndef sf_compress_jobs_h
@@ -39,15 +39,17 @@
 #include <sys/types.h>
 
 #include "pcap/pcap.h"
-#include "sf-compress-dumper.h"
+#include "sf-compress-block.h"
+#include "sf-compress-policy.h"
 
 /*
  * Block slots.  Block number n (counted from 0 when the jobs start)
  * always goes in slot n % SFC_JOBS_SLOTS, and a slot is only filled
  * again once its previous block has been written, so when block n is
  * submitted block n - SFC_JOBS_SLOTS is on disk, whatever the threads
- * did: sf-compress.c bases the adaptive skip on exactly that block's
- * result, which keeps the output the same with and without helpers.
+ * did: the planner bases the incompressible-block skip on exactly that
+ * block's result, which keeps the output the same with and without
+ * helpers.
  * Four slots (SFC_SKIP_LAG): one being filled, one for each of two
  * compressing threads, one compressed and waiting for its write().
  */

@@ -46,6 +46,7 @@
 
 #include "pcap-int.h"
 #include "sf-compress.h"
+#include "sf-compress-ladders.h"
 
 /*
  * Stored LZ4 blocks: a 4-byte little-endian length with this bit set,
@@ -282,5 +283,6 @@ const struct pcapint_sfc_codec pcapint_sfc_lz4 = {
 	pcapint_sfc_no_header, pcapint_sfc_no_header, lz4_enc_level,
 	lz4_dec_create, lz4_dec_free, pcapint_sfc_stream_read,
 	1, 1,
-	"\x04\x22\x4d\x18"	/* 0x184D2204, little-endian */
+	"\x04\x22\x4d\x18"	/* 0x184D2204, little-endian */,
+	&pcapint_sfc_lz4_ladder
 };

@@ -499,5 +499,6 @@ const struct pcapint_sfc_codec pcapint_sfc_lzo = {
 	lzo_enc_create, lzo_enc_free, lzo_enc_bound, lzo_enc_block,
 	lzo_enc_header, lzo_enc_trailer, NULL,
 	lzo_dec_create, lzo_dec_free, lzo_dec_read,
-	0, 0, NULL
+	0, 0, NULL,
+	NULL		/* one level: no ladder */
 };

@@ -26,97 +26,53 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Compressed savefiles without pthreads: what stands in for the writer
- * thread glue (sf-compress-thread.c) and the closing thread
- * (sf-close-async.c).  Options that ask for a thread are refused with a
- * clear message, a dumper never has one (so the dumper never calls the
- * rest), and pcap_dump_close_async() closes at once, on the caller's
- * thread, which is quick without a ring to drain.
+ * Compressed savefiles without pthreads: no writer thread (the options
+ * refuse one, see sf-compress-options.c), and a pcap_dump_close_async()
+ * that closes at once.
  */
 
 #include <config.h>
 
 #include "pcap-int.h"
-#include "sf-compress-dumper.h"
+#include "sf-compress-thread.h"
+#include "sf-close-async.h"
 
 int
-pcapint_sfc_thr_check_ring(size_t ring_size _U_, char *errbuf)
+pcapint_sfc_thr_start(struct pcapint_sfc_thr **tp,
+    struct pcapint_sfc_pipeline *pl _U_, pcap_t *p _U_,
+    const struct pcap_dump_options *opts _U_)
 {
-	snprintf(errbuf, PCAP_ERRBUF_SIZE,
-	    "this build of libpcap has no writer thread (no pthreads)");
-	return (-1);
-}
-
-int
-pcapint_sfc_thr_check_cpu(int cpu, char *errbuf)
-{
-	snprintf(errbuf, PCAP_ERRBUF_SIZE,
-	    "cannot pin the writer thread to CPU %d: this build of libpcap has no writer thread (no pthreads)",
-	    cpu);
-	return (-1);
-}
-
-int
-pcapint_sfc_thr_check_nice(int nice_incr, char *errbuf)
-{
-	if (nice_incr == 0)
-		return (0);
-	snprintf(errbuf, PCAP_ERRBUF_SIZE,
-	    "cannot lower the writer thread's priority: this build of libpcap has no writer thread (no pthreads)");
-	return (-1);
-}
-
-/* The options cannot ask for a thread here: there is nothing to start. */
-int
-pcapint_sfc_thr_start(struct pcapint_sfc_dumper *w _U_, pcap_t *p _U_,
-    const pcap_dump_options_t *opts _U_)
-{
+	*tp = NULL;
 	return (0);
 }
 
-/* Never called: a dumper without a thread has w->thr NULL. */
 void
-pcapint_sfc_thr_write(struct pcapint_sfc_dumper *w _U_, const u_char *p _U_,
+pcapint_sfc_thr_write(struct pcapint_sfc_thr *t _U_, const u_char *p _U_,
     size_t len _U_)
 {
 }
 
 int
-pcapint_sfc_thr_record(struct pcapint_sfc_dumper *w _U_,
-    const void *hdr _U_, const u_char *data _U_, bpf_u_int32 caplen _U_)
+pcapint_sfc_thr_record(struct pcapint_sfc_thr *t _U_, const void *hdr _U_,
+    const u_char *data _U_, bpf_u_int32 caplen _U_)
 {
 	return (-1);
 }
 
 int
-pcapint_sfc_thr_flush(struct pcapint_sfc_dumper *w _U_)
-{
-	return (0);
-}
-
-int
-pcapint_sfc_thr_submit(struct pcapint_sfc_dumper *w _U_, int *ret _U_)
+pcapint_sfc_thr_flush(struct pcapint_sfc_thr *t _U_)
 {
 	return (0);
 }
 
 void
-pcapint_sfc_thr_stats(struct pcapint_sfc_dumper *w _U_,
+pcapint_sfc_thr_stats(struct pcapint_sfc_thr *t _U_,
     struct pcap_dump_stats *s _U_)
 {
 }
 
 void
-pcapint_sfc_thr_load(struct pcapint_sfc_dumper *w _U_,
-    struct pcapint_sfc_adapt_sample *s)
-{
-	s->backlog = 0;
-	s->ring_size = 0;
-	s->threads = 1;
-}
-
-void
-pcapint_sfc_thr_stop(struct pcapint_sfc_dumper *w _U_)
+pcapint_sfc_thr_stop(struct pcapint_sfc_thr *t _U_)
 {
 }
 

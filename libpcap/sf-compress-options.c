@@ -39,36 +39,44 @@
 #include <string.h>
 
 #include "pcap-int.h"
-#include "sf-compress-dumper.h"
+#include "sf-compress-options.h"
+#ifdef HAVE_PTHREADS
+#include "sf-writer.h"
+#endif
 
 /*
  * Blocks of 1 MiB by default.  Real traffic repeats itself at distances
- * a block must span: in a trace of a web client fetching five pages
- * from a server, each response body comes back every few hundred KB,
- * and every independent block pays again for its first copy.  zstd
- * level 1 (zstd(1)'s -1) wrote 0.129 of that trace in 256 KiB blocks,
- * 0.050 in 1 MiB ones (0.029 in 4 MiB ones, 0.024 as one stream), and
- * compressed it 1.6 times as fast; into a 20 MB/s disk, that took the
- * highest rate captured without loss from 160k frames/s to at least
- * 240k, the sender's limit, where tcpdump piped into zstd -1 already
- * was.  At the adaptive ladder's levels, generated HTTP frames compress
- * 2-4% better in 1 MiB blocks, at about the same speed (level 4 writes
- * 5% more: the ladder has 3 and 5), and a 3 MB mix of tcpdump's test
- * captures from 2% worse to 4% better, and up to a fifth slower.
- * Larger blocks still save on real traffic, but cost CPU elsewhere (on
- * data that does not compress, zstd ran up to half as fast in 4 MiB
- * blocks), take longer to reach a slow disk (50 ms for 1 MiB at
- * 20 MB/s), and make files rotated by size overshoot by up to a
- * compressed block (tcpdump -C asks for smaller blocks): only zstd's
- * adaptive levels that a disk-bound writer climbs to fill 8 MiB blocks
- * (see the ladders in sf-compress-adapt.c), and only while no block
- * size is set.  Two blocks (input and output)
- * plus the codec state are all the memory a dumper without a writer
- * thread needs.  The default is in pcap.h, for callers that size
- * blocks of their own from it.
+ * a block must span (a web server's responses come back every few
+ * hundred kilobytes), and every block is compressed on its own, so a
+ * block pays again for the first copy of whatever it holds: larger
+ * blocks write fewer bytes, and the codecs run faster on them.  Past a
+ * point they cost more than they save: on data that does not compress
+ * the codecs slow down once a block no longer fits in the caches, a
+ * block takes longer to reach a slow disk, and a file rotated by size
+ * overshoots by up to a compressed block (tcpdump -C asks for smaller
+ * blocks).  So only the adaptive zstd levels that a disk-bound writer
+ * climbs to fill larger blocks (see sf-compress-ladders.c), and only
+ * while no block size is set.  Two blocks (input and output) plus the
+ * codec state are all the memory a dumper without a writer thread
+ * needs.  The default is in pcap.h, for callers that size blocks of
+ * their own from it; bench/notes/ladders.md has the measurements.
  */
 #define	SFC_DEFAULT_BLOCK	PCAP_DUMP_BLOCK_DEFAULT
 #define	SFC_MIN_BLOCK		4096
+
+/*
+ * Writer ring bounds.  The default, PCAP_DUMP_WRITER_RING_DEFAULT in
+ * pcap/pcap.h, absorbs bursts of seconds at line rate while it stays
+ * small next to the memory of a capture box.  A ring smaller than a
+ * 64 KiB record makes little sense; the top is what a size_t can hold
+ * comfortably.
+ */
+#define	SFC_MIN_RING		(64 * 1024)
+#define	SFC_MAX_RING		((size_t)1 << (sizeof(size_t) > 4 ? 40 : 30))
+
+#ifndef HAVE_PTHREADS
+#define	SFC_NO_THREADS	"this build of libpcap has no writer thread (no pthreads)"
+#endif
 
 pcap_dump_options_t *
 pcap_dump_options_create(char *errbuf)
@@ -160,7 +168,7 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 	}
 	/*
 	 * With no level, the dumper picks the level block by block
-	 * (sf-compress-level.c); "auto" says so explicitly.  A container
+	 * (sf-compress-planner.c); "auto" says so explicitly.  A container
 	 * with a single level, or none, keeps its default_level.
 	 */
 	if (spec == NULL || strcmp(spec, "default") == 0) {
@@ -246,8 +254,17 @@ pcap_dump_options_set_writer_thread(pcap_dump_options_t *o, size_t ring_size,
 		o->cpu = -1;
 		return (0);
 	}
-	if (pcapint_sfc_thr_check_ring(ring_size, errbuf) != 0)
+#ifdef HAVE_PTHREADS
+	if (ring_size < SFC_MIN_RING || ring_size > SFC_MAX_RING) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "writer ring size %zu out of range (%d..%zu bytes)",
+		    ring_size, SFC_MIN_RING, SFC_MAX_RING);
 		return (PCAP_ERROR);
+	}
+#else
+	snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", SFC_NO_THREADS);
+	return (PCAP_ERROR);
+#endif
 	o->ring_size = ring_size;
 	return (0);
 }
@@ -264,8 +281,20 @@ pcap_dump_options_set_writer_cpu(pcap_dump_options_t *o, int cpu,
 		o->cpu = -1;
 		return (0);
 	}
-	if (pcapint_sfc_thr_check_cpu(cpu, errbuf) != 0)
+	/*
+	 * Checked when the option is set, so that a bad CPU number is
+	 * reported when it is given rather than when the first file is
+	 * opened; the thread fails to start too if the CPU went away in
+	 * between.
+	 */
+#ifdef HAVE_PTHREADS
+	if (pcapint_writer_check_cpu(cpu, errbuf) != 0)
 		return (PCAP_ERROR);
+#else
+	snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	    "cannot pin the writer thread to CPU %d: %s", cpu, SFC_NO_THREADS);
+	return (PCAP_ERROR);
+#endif
 	o->cpu = cpu;
 	if (o->ring_size == 0)
 		o->ring_size = PCAP_DUMP_WRITER_RING_DEFAULT;
@@ -284,8 +313,17 @@ pcap_dump_options_set_writer_priority(pcap_dump_options_t *o, int nice_incr,
 	 * Like the CPU, refused when it is given; it takes effect when a
 	 * dumper's writer thread starts, and only if there is one.
 	 */
-	if (pcapint_sfc_thr_check_nice(nice_incr, errbuf) != 0)
+#ifdef HAVE_PTHREADS
+	if (pcapint_writer_check_nice(nice_incr, errbuf) != 0)
 		return (PCAP_ERROR);
+#else
+	if (nice_incr != 0) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "cannot lower the writer thread's priority: %s",
+		    SFC_NO_THREADS);
+		return (PCAP_ERROR);
+	}
+#endif
 	o->nice_incr = nice_incr;
 	return (0);
 }

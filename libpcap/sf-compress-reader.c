@@ -34,16 +34,10 @@
  * with no change, stdin and pipes included.  It reads what other tools
  * compressed as well (gzip capture.pcap; tcpdump -r capture.pcap.gz).
  *
- * The decompressed stream is handed out one container unit (gzip
- * member, LZ4 or zstd frame, lzop block) at a time, and only once the
- * unit is complete and its checksum matched, so a damaged or cut block
- * is never delivered, in part or whole; the error says what is wrong
- * and at which byte offset of the compressed file.
- *
- * The stream seeks as the file would (sf-compress-seek.c), and reading
- * goes on past a damaged unit where the file can seek
- * (sf-compress-resync.c); the reader's state, which the three share, is
- * in sf-compress-reader.h.
+ * The stream reads (sf-compress-decompress.c) and seeks
+ * (sf-compress-seek.c) as the file would, and reading goes on past a
+ * damaged unit where the file can seek (sf-compress-resync.c); the
+ * reader's state, which they share, is in sf-compress-units.h.
  */
 
 #include <config.h>
@@ -62,9 +56,11 @@
 #include "sf-pcap.h"
 #include "sf-pcapng.h"
 #include "sf-compress.h"
-#include "sf-compress-reader.h"
+#include "sf-compress-units.h"
+#include "sf-compress-decompress.h"
+#include "sf-compress-seek.h"
 
-/* Input buffer, and the first size of the buffer holding a unit. */
+/* The size of the input buffer. */
 #define	SFC_READ_BUF		65536
 
 #ifdef HAVE_PTHREADS
@@ -78,252 +74,6 @@ static pthread_mutex_t sfc_readers_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Open readers, to find an error message from p->rfile. */
 static struct sfc_reader *sfc_readers;
-
-int
-pcapint_sfc_fill(struct pcapint_sfc_input *in, size_t want)
-{
-	size_t keep, n;
-
-	if (in->ioerr != 0)
-		return (-1);
-	keep = in->len - in->pos;
-	if (keep != 0 && in->pos != 0)
-		memmove(in->buf, in->buf + in->pos, keep);
-	in->off += (int64_t)in->pos;
-	in->pos = 0;
-	in->len = keep;
-	if (in->eof || keep == in->size)
-		return ((int)keep);
-	if (want == 0)
-		want = 1;
-	if (want > in->size - keep)
-		want = in->size - keep;
-	n = fread(in->buf + keep, 1, want, in->raw);
-	if (n == 0) {
-		if (ferror(in->raw)) {
-			in->ioerr = errno != 0 ? errno : EIO;
-			return (-1);
-		}
-		in->eof = 1;
-	}
-	in->len += n;
-	return ((int)in->len);
-}
-
-ssize_t
-pcapint_sfc_read(struct pcapint_sfc_input *in, void *dst, size_t n)
-{
-	u_char *d = dst;
-	size_t got, k;
-	int r;
-
-	got = 0;
-	while (got < n) {
-		if (in->pos == in->len) {
-			r = pcapint_sfc_fill(in, n - got);
-			if (r < 0)
-				return (-1);
-			if (r == 0)
-				break;
-		}
-		k = in->len - in->pos;
-		if (k > n - got)
-			k = n - got;
-		memcpy(d + got, in->buf + in->pos, k);
-		in->pos += k;
-		got += k;
-	}
-	return ((ssize_t)got);
-}
-
-/*
- * The read loop of a streaming decoder: feed the library what it asks
- * for, unit by unit, until it produces something or a unit ends.  The
- * library's hint never reaches beyond the end of the current unit, so
- * a reader at the end of a pipe gets each whole block as soon as it is
- * written; at a unit's start we ask for the little that says how long
- * its header is.  End of input between units is the clean end of the
- * stream, inside one it is a truncated file.  The state starts with a
- * struct pcapint_sfc_stream.
- */
-ssize_t
-pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
-    u_char *buf, size_t size, int64_t *unit_off, int *unit_done,
-    char *errbuf)
-{
-	struct pcapint_sfc_stream *s = state;
-	size_t srclen, dstlen;
-	int r;
-
-	*unit_done = 0;
-	for (;;) {
-		if (in->pos == in->len) {
-			r = pcapint_sfc_fill(in, s->in_unit ? s->hint :
-			    s->first_read);
-			if (r < 0)
-				return (SFC_DEC_IOERR);
-			if (r == 0) {
-				*unit_off = s->unit_off;
-				return (s->in_unit ? SFC_DEC_TRUNCATED : 0);
-			}
-		}
-		if (!s->in_unit) {
-			s->unit_off = SFC_INPUT_OFFSET(in);
-			if (s->begin != NULL && (*s->begin)(state, errbuf) != 0)
-				return (SFC_DEC_CORRUPT);
-			s->in_unit = 1;
-		}
-		*unit_off = s->unit_off;
-		srclen = in->len - in->pos;
-		dstlen = size;
-		r = (*s->step)(state, in->buf + in->pos, &srclen, buf, &dstlen,
-		    &s->hint, errbuf);
-		in->pos += srclen;
-		if (r < 0)
-			return (SFC_DEC_CORRUPT);
-		if (r == 1) {
-			/* Stop here, even with no output: a unit ends. */
-			s->in_unit = 0;
-			*unit_done = 1;
-			return ((ssize_t)dstlen);
-		}
-		if (dstlen != 0)
-			return ((ssize_t)dstlen);
-	}
-}
-
-/*
- * A decoder's error becomes the reader's sticky error, with a message
- * that says what is wrong, in which container, at which offset.
- */
-static ssize_t
-sfc_reader_error(struct sfc_reader *r, ssize_t n, const char *ebuf)
-{
-	switch (n) {
-
-	case SFC_DEC_TRUNCATED:
-		r->err = EIO;
-		snprintf(r->errmsg, sizeof(r->errmsg),
-		    "truncated %s compressed file: it ends inside the block starting at byte offset %lld",
-		    r->name, (long long)r->unit_off);
-		break;
-
-	case SFC_DEC_CORRUPT:
-		r->err = EBADMSG;
-		snprintf(r->errmsg, sizeof(r->errmsg),
-		    "corrupt %s compressed file: bad block at byte offset %lld: %.150s",
-		    r->name, (long long)r->unit_off, ebuf);
-		break;
-
-	case SFC_DEC_FAILED:
-		r->err = EIO;
-		snprintf(r->errmsg, sizeof(r->errmsg),
-		    "error reading %s compressed file: %.200s", r->name, ebuf);
-		break;
-
-	default:
-		r->err = r->in.ioerr != 0 ? r->in.ioerr : EIO;
-		pcapint_fmt_errmsg_for_errno(r->errmsg, sizeof(r->errmsg),
-		    r->err, "error reading %s compressed file", r->name);
-		break;
-	}
-	errno = r->err;
-	return (-1);
-}
-
-/*
- * Decompress the next unit into the hold buffer, and only hand it out
- * once it is complete and its checksum matched.  Units larger than
- * SFC_MAX_BLOCK, which other tools write (gzip makes one member of a
- * whole file), are streamed instead, to keep memory bounded; damage
- * there shows up late.
- */
-ssize_t
-pcapint_sfc_cookie_read(void *cookie, char *buf, size_t size)
-{
-	struct sfc_reader *r = cookie;
-	ssize_t n;
-	size_t k, nsize;
-	u_char *nhold;
-	int done, skip;
-	char ebuf[PCAP_ERRBUF_SIZE];
-
-	if (r->past_end)
-		return (0);
-	while (r->hold_pos == r->hold_len) {
-		if (r->err != 0) {
-			errno = r->err;
-			return (-1);
-		}
-		ebuf[0] = '\0';
-		if (r->streaming) {
-			n = r->codec->dec_read(r->dec, &r->in, (u_char *)buf,
-			    size, &r->unit_off, &done, ebuf);
-			if (n < 0)
-				return (sfc_reader_error(r, n, ebuf));
-			if (done)
-				r->streaming = 0;
-			r->upos += n;
-			if (n != 0 || !done)
-				return (n);
-			continue;
-		}
-		r->hold_pos = r->hold_len = 0;
-		r->hold_uoff = r->upos;
-		for (;;) {
-			if (r->hold_len == r->hold_size) {
-				if (r->hold_size >= SFC_MAX_BLOCK) {
-					r->streaming = 1;
-					break;
-				}
-				nsize = r->hold_size == 0 ? SFC_READ_BUF :
-				    2 * r->hold_size;
-				nhold = realloc(r->hold, nsize);
-				if (nhold == NULL) {
-					r->streaming = 1;
-					break;
-				}
-				r->hold = nhold;
-				r->hold_size = nsize;
-			}
-			n = r->codec->dec_read(r->dec, &r->in,
-			    r->hold + r->hold_len, r->hold_size - r->hold_len,
-			    &r->unit_off, &done, ebuf);
-			if (n < 0) {
-				r->hold_len = 0;
-				if (n == SFC_DEC_CORRUPT) {
-					skip = pcapint_sfc_skip_damaged(r,
-					    ebuf);
-					if (skip > 0)
-						break;	/* the next unit */
-					if (skip < 0)
-						return (
-						    pcapint_sfc_damage_end(r));
-				}
-				return (sfc_reader_error(r, n, ebuf));
-			}
-			if (r->hold_len == 0 && (n != 0 || done))
-				pcapint_sfc_note_unit(r, r->unit_off,
-				    r->hold_uoff);
-			r->hold_len += (size_t)n;
-			if (done)
-				break;
-			if (n == 0) {
-				/* The end of the stream. */
-				if (r->damaged != 0)
-					return (pcapint_sfc_damage_end(r));
-				return (0);
-			}
-		}
-	}
-	k = r->hold_len - r->hold_pos;
-	if (k > size)
-		k = size;
-	memcpy(buf, r->hold + r->hold_pos, k);
-	r->hold_pos += k;
-	r->upos += k;
-	return ((ssize_t)k);
-}
 
 static void
 sfc_reader_free(struct sfc_reader *r)

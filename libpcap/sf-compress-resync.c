@@ -45,7 +45,8 @@
 
 #include "pcap-int.h"
 #include "sf-compress.h"
-#include "sf-compress-reader.h"
+#include "sf-compress-units.h"
+#include "sf-compress-resync.h"
 
 /*
  * The end of a stream in which damaged units were skipped is an error

@@ -51,51 +51,9 @@
 
 #include "pcap-int.h"
 #include "sf-compress.h"
-#include "sf-compress-reader.h"
-
-/*
- * Whether the raw file can seek (a file, not a pipe); asked once.
- */
-int
-pcapint_sfc_raw_seekable(struct sfc_reader *r)
-{
-	off_t here;
-
-	if (r->seekable == 0) {
-		here = ftello(r->in.raw);
-		r->seekable = r->raw_base >= 0 && here >= 0 &&
-		    fseeko(r->in.raw, here, SEEK_SET) == 0 ? 1 : -1;
-	}
-	return (r->seekable > 0);
-}
-
-/*
- * A unit starts at coff in the compressed file and uoff in the stream.
- * Units are met in order, again after a seek backwards, so a unit past
- * the last one noted is new.  Without memory for the note, a seek
- * starts from an earlier unit.
- */
-void
-pcapint_sfc_note_unit(struct sfc_reader *r, int64_t coff, int64_t uoff)
-{
-	struct pcapint_sfc_unit_start *nu;
-	size_t nsize;
-
-	if (!r->codec->dec_units_independent ||
-	    coff <= r->units[r->nunits - 1].coff)
-		return;
-	if (r->nunits == r->units_size) {
-		nsize = 2 * r->units_size;
-		nu = realloc(r->units, nsize * sizeof(*nu));
-		if (nu == NULL)
-			return;
-		r->units = nu;
-		r->units_size = nsize;
-	}
-	r->units[r->nunits].coff = coff;
-	r->units[r->nunits].uoff = uoff;
-	r->nunits++;
-}
+#include "sf-compress-units.h"
+#include "sf-compress-decompress.h"
+#include "sf-compress-seek.h"
 
 /*
  * Drop what lies between the position and target, or up to the end of
@@ -128,40 +86,6 @@ sfc_skip_to(struct sfc_reader *r, int64_t target)
 			break;
 		}
 	}
-	return (0);
-}
-
-/*
- * Start reading again at a unit start: the compressed file seeks there
- * and a new decoder begins.  0, or -1 with errno set.
- */
-int
-pcapint_sfc_restart_at(struct sfc_reader *r,
-    const struct pcapint_sfc_unit_start *u)
-{
-	char ebuf[PCAP_ERRBUF_SIZE];
-	void *dec;
-
-	if (fseeko(r->in.raw, (off_t)(r->raw_base + u->coff), SEEK_SET) != 0)
-		return (-1);
-	dec = r->codec->dec_create(ebuf);
-	if (dec == NULL) {
-		errno = ENOMEM;
-		return (-1);
-	}
-	r->codec->dec_free(r->dec);
-	r->dec = dec;
-	r->in.pos = r->in.len = 0;
-	r->in.off = u->coff;
-	r->in.eof = 0;
-	r->in.ioerr = 0;
-	r->hold_pos = r->hold_len = 0;
-	r->hold_uoff = u->uoff;
-	r->streaming = 0;
-	r->err = 0;
-	r->errmsg[0] = '\0';
-	r->past_end = 0;
-	r->upos = u->uoff;
 	return (0);
 }
 

@@ -77,7 +77,7 @@
 #define	SEEKTABLE_RESERVED_BITS		0x7C
 
 static int
-read_at(FILE *raw, int64_t off, void *buf, size_t len)
+sfc_seektable_read_at(FILE *raw, int64_t off, void *buf, size_t len)
 {
 	if (fseeko(raw, (off_t)off, SEEK_SET) != 0)
 		return (-1);
@@ -89,7 +89,7 @@ read_at(FILE *raw, int64_t off, void *buf, size_t len)
  * bytes from there, checked against that size; -1 if it does not fit.
  */
 static int
-load(FILE *raw, int64_t base, int64_t size,
+sfc_seektable_load(FILE *raw, int64_t base, int64_t size,
     struct pcapint_sfc_unit_start **res, size_t *nres, int64_t *end_uoff)
 {
 	struct pcapint_sfc_unit_start *u;
@@ -100,7 +100,8 @@ load(FILE *raw, int64_t base, int64_t size,
 	size_t i;
 
 	if (size < SEEKTABLE_FRAME_HDR + SEEKTABLE_FOOTER ||
-	    read_at(raw, base + size - SEEKTABLE_FOOTER, foot, sizeof(foot)) != 0 ||
+	    sfc_seektable_read_at(raw, base + size - SEEKTABLE_FOOTER, foot,
+	    sizeof(foot)) != 0 ||
 	    EXTRACT_LE_U_4(foot + 5) != SEEKTABLE_FOOTER_MAGIC ||
 	    (foot[4] & SEEKTABLE_RESERVED_BITS) != 0)
 		return (-1);
@@ -110,15 +111,16 @@ load(FILE *raw, int64_t base, int64_t size,
 	/* Every block takes at least a byte: n is bounded by the size. */
 	tlen = (int64_t)n * esize + SEEKTABLE_FOOTER;
 	if (n == 0 || tlen + SEEKTABLE_FRAME_HDR + (int64_t)n > size ||
-	    read_at(raw, base + size - tlen - SEEKTABLE_FRAME_HDR, hdr,
-	    sizeof(hdr)) != 0 ||
+	    sfc_seektable_read_at(raw, base + size - tlen - SEEKTABLE_FRAME_HDR,
+	    hdr, sizeof(hdr)) != 0 ||
 	    EXTRACT_LE_U_4(hdr) != SEEKTABLE_SKIPPABLE_MAGIC ||
 	    EXTRACT_LE_U_4(hdr + 4) != (uint64_t)tlen)
 		return (-1);
 	t = malloc((size_t)tlen);
 	u = malloc(((size_t)n + 1) * sizeof(*u));
 	if (t == NULL || u == NULL ||
-	    read_at(raw, base + size - tlen, t, (size_t)tlen) != 0) {
+	    sfc_seektable_read_at(raw, base + size - tlen, t,
+	    (size_t)tlen) != 0) {
 		free(t);
 		free(u);
 		return (-1);
@@ -157,7 +159,7 @@ pcapint_sfc_seektable_read(FILE *raw, int64_t base,
 		return (-1);
 	size = ftello(raw);
 	ret = size < base ? -1 :
-	    load(raw, base, (int64_t)size - base, res, nres, end_uoff);
+	    sfc_seektable_load(raw, base, (int64_t)size - base, res, nres, end_uoff);
 	if (fseeko(raw, here, SEEK_SET) != 0) {
 		if (ret == 0)
 			free(*res);

@@ -84,5 +84,6 @@ const struct pcapint_sfc_codec pcapint_sfc_store = {
 	store_enc_create, store_enc_free, store_enc_bound, store_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, NULL,
 	store_dec_create, store_enc_free, NULL,
-	0, 0, NULL
+	0, 0, NULL,
+	NULL		/* one level: no ladder */
 };

@@ -26,16 +26,15 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Compressed savefiles: the glue between a dumper (sf-compress-dumper.c)
- * and its writer thread (sf-writer.c), and the compression helpers of
- * that thread (sf-compress-jobs.c).  Built with pthreads only;
+ * Compressed savefiles: a dumper's writer thread (sf-writer.c) and its
+ * compression helpers (sf-compress-jobs.c).  Built with pthreads only;
  * sf-compress-nothread.c stands in for it without them.
  *
  * The application's thread, in pcap_dump(), only hands whole records to
- * the writer's ring; the writer thread runs the dumper's own code on
- * them (pcapint_sfc_stream_write()), which fills blocks, compresses and
- * writes them, exactly as the application's thread does without a
- * writer thread, so the file is the same byte for byte.
+ * the writer's ring.  The writer thread runs the dumper's stages
+ * (sf-compress-pipeline.h) on them, exactly as the application's thread
+ * does without a writer thread, so the file is the same byte for byte;
+ * with helpers, the codec stage of several blocks runs at once.
  */
 
 #include <config.h>
@@ -48,20 +47,10 @@
 #include <unistd.h>
 
 #include "pcap-int.h"
-#include "sf-compress-dumper.h"
+#include "sf-compress-pipeline.h"
 #include "sf-compress-jobs.h"
+#include "sf-compress-thread.h"
 #include "sf-writer.h"
-
-/*
- * Writer ring bounds.  The default, PCAP_DUMP_WRITER_RING_DEFAULT in
- * pcap/pcap.h, is 128 MiB: in 2-second bursts of 1518-byte frames at
- * 40,000 frames/s into a pipe drained at 20 MB/s, 64 MiB lost 10% of
- * the frames and 128 MiB none, while it is small next to the memory of
- * a capture box.  A ring smaller than a 64 KiB record makes little
- * sense; the top is what a size_t can hold comfortably.
- */
-#define	SFC_MIN_RING		(64 * 1024)
-#define	SFC_MAX_RING		((size_t)1 << (sizeof(size_t) > 4 ? 40 : 30))
 
 /*
  * Copying a savefile through a writer thread, the capture waits for
@@ -75,77 +64,48 @@
  * ... and at most this much: reading a savefile is faster than any
  * writer, so the ring is always full and the reading waits for room
  * whatever its size, and every page of a larger ring is only one more
- * page fault the first time round (copying 171 MB of HTTP frames took
- * 0.17 s of system time with a 216 MiB ring, 0.08 s with 4 MiB).
+ * page fault the first time round.
  */
 #define	SFC_MAX_BLOCKING_RING	(4 * 1024 * 1024)
 
 struct pcapint_sfc_thr {
 	struct pcapint_writer *writer;
+	struct pcapint_sfc_pipeline *pl;	/* the writer thread's */
 
-	/* The application's side: the record being assembled. */
-	u_char	hdr[PCAP_REC_HDR_LEN];	/* record header so far */
-	size_t	hdr_fill;
-	size_t	body;		/* body length of the current record */
-	u_char	*stage;		/* a body that arrives in pieces */
-	size_t	stage_size;
-	size_t	stage_fill;
-	uint64_t too_big;	/* split records too large to stage */
+	/*
+	 * The application's side: records written to the FILE * as
+	 * bytes, assembled whole in the stage before they go to the
+	 * ring, so that a record the ring has no room for is dropped
+	 * whole and counted, never torn.
+	 */
+	struct pcapint_sfc_assembler stage;
+	u_char	*stage_buf;
+	int	oversized;	/* the record is larger than the stage */
+	uint64_t too_big;	/* such records, dropped */
 
 	/*
 	 * Blocks compressed in parallel (sf-compress-jobs.c), on the
-	 * writer thread only: the dumper's buf is then the input of the
-	 * slot of block job_next, and own_buf the block allocated at the
-	 * open.
+	 * writer thread only: the assembler then fills the input of the
+	 * slot of block job_next.
 	 */
 	struct pcapint_sfc_jobs *jobs;
 	int	jobs_tried;
 	u_int	jobs_cpus;	/* CPUs the writer and its helpers may use */
 	uint64_t job_next;	/* blocks submitted */
 	uint64_t job_written;	/* ... of them written (or dropped) */
-	u_char	*own_buf;
 
 	/*
 	 * A copy of a savefile: the CPU clock of the thread that opened
 	 * the dumper, which is the one that reads the savefile and calls
 	 * pcap_dump() in every program we know of, for the level
-	 * controller's rule for copies (sf-compress-adapt.c).  Were
-	 * another thread to call pcap_dump(), the producer would seem to
-	 * cost nothing, and that rule would only compress less.
+	 * controller's rule for copies.  Were another thread to call
+	 * pcap_dump(), the producer would seem to cost nothing, and that
+	 * rule would only compress less.
 	 */
 	int	have_producer_clock;
 	clockid_t producer_clock;
 	uint64_t producer_last;	/* its CPU time at the last sample, ns */
 };
-
-int
-pcapint_sfc_thr_check_ring(size_t ring_size, char *errbuf)
-{
-	if (ring_size < SFC_MIN_RING || ring_size > SFC_MAX_RING) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "writer ring size %zu out of range (%d..%zu bytes)",
-		    ring_size, SFC_MIN_RING, SFC_MAX_RING);
-		return (-1);
-	}
-	return (0);
-}
-
-/*
- * Checked when the option is set, so that a bad CPU number is reported
- * when it is given rather than when the first file is opened; the
- * thread fails to start too if the CPU went away in between.
- */
-int
-pcapint_sfc_thr_check_cpu(int cpu, char *errbuf)
-{
-	return (pcapint_writer_check_cpu(cpu, errbuf));
-}
-
-int
-pcapint_sfc_thr_check_nice(int nice_incr, char *errbuf)
-{
-	return (pcapint_writer_check_nice(nice_incr, errbuf));
-}
 
 /*
  * Write the compressed blocks in order: all of those submitted before
@@ -153,9 +113,8 @@ pcapint_sfc_thr_check_nice(int nice_incr, char *errbuf)
  * After an error they are dropped unwritten, their records lost.
  */
 static void
-sfc_jobs_collect(struct pcapint_sfc_dumper *w, uint64_t upto)
+sfc_jobs_collect(struct pcapint_sfc_thr *t, uint64_t upto)
 {
-	struct pcapint_sfc_thr *t = w->thr;
 	struct pcapint_sfc_block *b;
 
 	while (t->job_written < t->job_next) {
@@ -163,37 +122,38 @@ sfc_jobs_collect(struct pcapint_sfc_dumper *w, uint64_t upto)
 		    !pcapint_sfc_jobs_ready(t->jobs, t->job_written))
 			break;
 		b = pcapint_sfc_jobs_wait(t->jobs, t->job_written);
-		(void)pcapint_sfc_block_out(w, b);
+		(void)pcapint_sfc_pipeline_write(t->pl, b);
 		t->job_written++;
 	}
 }
 
 /*
- * Hand the full block to the compressing threads and go on in the next
- * slot, once the block that was in it before is written.  Returns 0
- * without helpers, 1 with *ret the result with them.
+ * The assembler's block_full with helpers: plan the full block, hand it
+ * to the compressing threads and go on in the next slot, once the
+ * block that was in it before is written.
  */
-int
-pcapint_sfc_thr_submit(struct pcapint_sfc_dumper *w, int *ret)
+static int
+sfc_jobs_block_full(void *ctx)
 {
-	struct pcapint_sfc_thr *t = w->thr;
+	struct pcapint_sfc_thr *t = ctx;
+	struct pcapint_sfc_pipeline *pl = t->pl;
+	struct pcapint_sfc_assembler *a = &pl->assembler;
 	struct pcapint_sfc_block *b;
 
-	if (t->jobs == NULL)
-		return (0);
+	if (pl->sink.err != 0)
+		return (-1);
 	b = pcapint_sfc_jobs_slot(t->jobs, t->job_next);
-	b->fill = w->fill;
-	b->records = w->rec_buffered;
-	pcapint_sfc_level_plan(w, b);
+	b->fill = a->fill;
+	b->records = a->records;
+	pcapint_sfc_planner_plan(&pl->planner, b);
 	pcapint_sfc_jobs_submit(t->jobs, t->job_next);
 	t->job_next++;
-	w->fill = 0;
-	w->rec_buffered = 0;
-	sfc_jobs_collect(w, t->job_next >= SFC_JOBS_SLOTS ?
+	sfc_jobs_collect(t, t->job_next >= SFC_JOBS_SLOTS ?
 	    t->job_next - SFC_JOBS_SLOTS + 1 : 0);
-	w->buf = pcapint_sfc_jobs_slot(t->jobs, t->job_next)->in;
-	*ret = w->err != 0 ? -1 : 0;
-	return (1);
+	pcapint_sfc_assembler_next(a,
+	    pcapint_sfc_jobs_slot(t->jobs, t->job_next)->in,
+	    pl->planner.block_full);
+	return (pl->sink.err != 0 ? -1 : 0);
 }
 
 /*
@@ -203,166 +163,175 @@ pcapint_sfc_thr_submit(struct pcapint_sfc_dumper *w, int *ret)
  * file; a failure here costs speed, not data, so it is not an error.
  */
 static void
-sfc_jobs_begin(struct pcapint_sfc_dumper *w)
+sfc_jobs_begin(struct pcapint_sfc_thr *t)
 {
-	struct pcapint_sfc_thr *t = w->thr;
+	struct pcapint_sfc_pipeline *pl = t->pl;
+	struct pcapint_sfc_assembler *a = &pl->assembler;
 	struct pcapint_sfc_block *b;
 	char ebuf[PCAP_ERRBUF_SIZE];
 	u_int n;
 
 	t->jobs_tried = 1;
-	if (!w->codec->compresses || (n = pcapint_sfc_jobs_helpers()) == 0)
+	if (!pl->codec->compresses || (n = pcapint_sfc_jobs_helpers()) == 0)
 		return;
 	t->jobs_cpus = pcapint_sfc_jobs_cpus();
-	t->jobs = pcapint_sfc_jobs_start(w->codec, w->level, w->block_size,
-	    n, ebuf);
+	t->jobs = pcapint_sfc_jobs_start(pl->codec, pl->planner.level,
+	    pl->planner.block_size, n, ebuf);
 	if (t->jobs == NULL)
 		return;
 	/* The file header, or whatever is in the block, moves over. */
 	b = pcapint_sfc_jobs_slot(t->jobs, 0);
-	memcpy(b->in, w->buf, w->fill);
-	t->own_buf = w->buf;
-	w->buf = b->in;
+	pcapint_sfc_assembler_redirect(a, b->in, sfc_jobs_block_full, t);
 }
 
 /* After the writer thread is gone: everything is written or lost. */
 static void
-sfc_jobs_end(struct pcapint_sfc_dumper *w)
+sfc_jobs_end(struct pcapint_sfc_thr *t)
 {
-	struct pcapint_sfc_thr *t = w->thr;
+	struct pcapint_sfc_pipeline *pl = t->pl;
+	struct pcapint_sfc_assembler *a = &pl->assembler;
 
 	if (t->jobs == NULL)
 		return;
 	pcapint_sfc_jobs_stop(t->jobs);
 	t->jobs = NULL;
-	w->buf = t->own_buf;
-	w->fill = 0;
+	pcapint_sfc_assembler_next(a, pl->buf, a->full);
+	pcapint_sfc_assembler_redirect(a, pl->buf,
+	    pcapint_sfc_pipeline_block_full, pl);
 }
 
 /*
- * The application's side.  pcap_dump() writes a record as two
- * fwrite()s, header then data; hand the writer thread whole records
- * only, so that a record the ring has no room for is dropped whole and
- * counted, never torn.  The header is held until the data arrives,
- * which is then copied into the ring straight from pcap_dump()'s
- * buffer; a record whose data comes in pieces (only other callers of
- * fwrite() do that) is collected in the stage first.  No system call,
- * lock or allocation here.
+ * The application's side.  A record that arrives as bytes (only callers
+ * of fwrite() other than pcap_dump() do that) is assembled in the stage
+ * and goes to the ring once whole; one larger than the stage is counted
+ * and dropped.  No system call, lock or allocation here.
  */
-void
-pcapint_sfc_thr_write(struct pcapint_sfc_dumper *w, const u_char *p,
-    size_t len)
+static int
+sfc_stage_full(void *ctx)
 {
-	struct pcapint_sfc_thr *t = w->thr;
-	size_t n;
-	uint32_t caplen;
+	struct pcapint_sfc_thr *t = ctx;
 
-	while (len != 0) {
-		if (t->hdr_fill < PCAP_REC_HDR_LEN) {
-			n = PCAP_REC_HDR_LEN - t->hdr_fill;
-			if (n > len)
-				n = len;
-			memcpy(t->hdr + t->hdr_fill, p, n);
-			t->hdr_fill += n;
-			p += n;
-			len -= n;
-			if (t->hdr_fill < PCAP_REC_HDR_LEN)
-				break;
-			memcpy(&caplen, t->hdr + 8, sizeof(caplen));
-			t->body = caplen;
-			t->stage_fill = 0;
-			if (caplen == 0) {
-				(void)pcapint_writer_put(t->writer, t->hdr,
-				    PCAP_REC_HDR_LEN);
-				t->hdr_fill = 0;
-			}
-			continue;
-		}
-		if (t->stage_fill == 0 && len >= t->body) {
-			/* All of the data: no staging. */
-			(void)pcapint_writer_put2(t->writer, t->hdr,
-			    PCAP_REC_HDR_LEN, p, t->body);
-			p += t->body;
-			len -= t->body;
-			t->hdr_fill = 0;
-			continue;
-		}
-		n = t->body - t->stage_fill;
-		if (n > len)
-			n = len;
-		/* Too large for the stage: count the bytes, drop it. */
-		if (t->body <= t->stage_size)
-			memcpy(t->stage + t->stage_fill, p, n);
-		t->stage_fill += n;
-		p += n;
-		len -= n;
-		if (t->stage_fill == t->body) {
-			if (t->body <= t->stage_size)
-				(void)pcapint_writer_put2(t->writer, t->hdr,
-				    PCAP_REC_HDR_LEN, t->stage, t->body);
-			else
-				t->too_big++;
-			t->hdr_fill = 0;
-		}
-	}
+	t->oversized = 1;
+	pcapint_sfc_assembler_next(&t->stage, t->stage.buf, t->stage.full);
+	return (0);
+}
+
+static void
+sfc_stage_record_end(void *ctx)
+{
+	struct pcapint_sfc_thr *t = ctx;
+
+	if (t->oversized)
+		t->too_big++;
+	else
+		(void)pcapint_writer_put(t->writer, t->stage.buf,
+		    t->stage.fill);
+	t->oversized = 0;
+	pcapint_sfc_assembler_next(&t->stage, t->stage.buf, t->stage.full);
+}
+
+void
+pcapint_sfc_thr_write(struct pcapint_sfc_thr *t, const u_char *p, size_t len)
+{
+	pcapint_sfc_assemble(&t->stage, p, len);
 }
 
 int
-pcapint_sfc_thr_record(struct pcapint_sfc_dumper *w, const void *hdr,
+pcapint_sfc_thr_record(struct pcapint_sfc_thr *t, const void *hdr,
     const u_char *data, bpf_u_int32 caplen)
 {
-	struct pcapint_sfc_thr *t = w->thr;
-
 	/* Someone fwrite()s part of a record: take the long way. */
-	if (t->hdr_fill != 0)
+	if (!PCAPINT_SFC_AT_RECORD_BOUNDARY(&t->stage))
 		return (-1);
 	(void)pcapint_writer_put2(t->writer, hdr, PCAP_REC_HDR_LEN, data,
 	    caplen);
 	return (0);
 }
 
-/* The writer thread's side: the same path as without a thread. */
+/* The writer thread's side: the same stages as without a thread. */
 static int
 sfc_thr_consume(void *ctx, const unsigned char *buf, size_t len)
 {
-	struct pcapint_sfc_dumper *w = ctx;
+	struct pcapint_sfc_thr *t = ctx;
 
-	if (!w->thr->jobs_tried)
-		sfc_jobs_begin(w);
-	pcapint_sfc_stream_write(w, buf, len);
-	return (w->err);
+	if (!t->jobs_tried)
+		sfc_jobs_begin(t);
+	pcapint_sfc_assemble(&t->pl->assembler, buf, len);
+	return (t->pl->sink.err);
 }
 
 static int
 sfc_thr_flush(void *ctx)
 {
-	struct pcapint_sfc_dumper *w = ctx;
+	struct pcapint_sfc_thr *t = ctx;
 
-	(void)pcapint_sfc_flush_block(w);
+	(void)pcapint_sfc_assembler_flush(&t->pl->assembler);
 	/* Everything handed over is on disk once this returns. */
-	if (w->thr->jobs != NULL)
-		sfc_jobs_collect(w, w->thr->job_next);
-	return (w->err);
+	if (t->jobs != NULL)
+		sfc_jobs_collect(t, t->job_next);
+	return (t->pl->sink.err);
 }
 
 static const struct pcapint_writer_ops sfc_thr_ops = {
 	sfc_thr_consume, sfc_thr_flush
 };
 
+/*
+ * The producer's CPU time since the last call; 0 the first time, and
+ * when its clock is gone (the thread has ended) or went backwards.
+ */
+static uint64_t
+sfc_thr_producer_ns(struct pcapint_sfc_thr *t)
+{
+	struct timespec ts;
+	uint64_t now, d;
+
+	if (clock_gettime(t->producer_clock, &ts) != 0) {
+		t->have_producer_clock = 0;
+		return (0);
+	}
+	now = SFC_TIMESPEC_NS(ts);
+	d = t->producer_last != 0 && now > t->producer_last ?
+	    now - t->producer_last : 0;
+	t->producer_last = now;
+	return (d);
+}
+
+/* The planner's view of the writer's load, on the writer thread. */
+static void
+sfc_thr_load(void *ctx, struct pcapint_sfc_load *load)
+{
+	struct pcapint_sfc_thr *t = ctx;
+
+	load->backlog = pcapint_writer_backlog(t->writer);
+	load->ring_size = pcapint_writer_ring_size(t->writer);
+	load->threads = 1;
+	load->cpus = 1;
+	if (t->jobs != NULL) {
+		load->threads += pcapint_sfc_jobs_nhelpers(t->jobs);
+		load->cpus = t->jobs_cpus;
+	}
+	if (t->have_producer_clock)
+		load->producer_ns = sfc_thr_producer_ns(t);
+}
+
 static void
 sfc_thr_free(struct pcapint_sfc_thr *t)
 {
-	free(t->stage);
+	free(t->stage_buf);
 	free(t);
 }
 
 int
-pcapint_sfc_thr_start(struct pcapint_sfc_dumper *w, pcap_t *p,
-    const pcap_dump_options_t *opts)
+pcapint_sfc_thr_start(struct pcapint_sfc_thr **tp,
+    struct pcapint_sfc_pipeline *pl, pcap_t *p,
+    const struct pcap_dump_options *opts)
 {
 	struct pcapint_writer_params params;
 	struct pcapint_sfc_thr *t;
+	size_t stage_size;
 
+	*tp = NULL;
 	if (opts->ring_size == 0)
 		return (0);
 	memset(&params, 0, sizeof(params));
@@ -387,54 +356,55 @@ pcapint_sfc_thr_start(struct pcapint_sfc_dumper *w, pcap_t *p,
 		    errno, "malloc");
 		return (-1);
 	}
+	t->pl = pl;
 #if defined(_POSIX_THREAD_CPUTIME) && _POSIX_THREAD_CPUTIME >= 0
 	if (params.blocking)
 		t->have_producer_clock =
 		    pthread_getcpuclockid(pthread_self(), &t->producer_clock) == 0;
 #endif
-	t->stage_size = MAXIMUM_SNAPLEN;
-	t->stage = malloc(t->stage_size);
-	if (t->stage == NULL) {
+	stage_size = PCAP_REC_HDR_LEN + MAXIMUM_SNAPLEN;
+	t->stage_buf = malloc(stage_size);
+	if (t->stage_buf == NULL) {
 		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "malloc");
 		sfc_thr_free(t);
 		return (-1);
 	}
-	/* Set before the thread starts: it runs the dumper's code. */
-	w->thr = t;
-	t->writer = pcapint_writer_start(&params, &sfc_thr_ops, w, p->errbuf);
+	/* The file header is in the first block already. */
+	pcapint_sfc_assembler_init(&t->stage, t->stage_buf, stage_size, 1,
+	    sfc_stage_full, t);
+	t->stage.record_end = sfc_stage_record_end;
+	/* Set before the thread starts, which may ask for it at once. */
+	pcapint_sfc_pipeline_set_load(pl, sfc_thr_load, t);
+	t->writer = pcapint_writer_start(&params, &sfc_thr_ops, t, p->errbuf);
 	if (t->writer == NULL) {
-		w->thr = NULL;
+		pcapint_sfc_pipeline_set_load(pl, NULL, NULL);
 		sfc_thr_free(t);
 		return (-1);
 	}
+	*tp = t;
 	return (0);
 }
 
 /*
  * The writer gave up on a savefile that took no data for 10 seconds:
- * the dumper's sticky error, and its message, say so.
+ * the sink's sticky error, and its message, say so.
  */
 static void
-sfc_thr_stalled(struct pcapint_sfc_dumper *w, int err)
+sfc_thr_stalled(struct pcapint_sfc_thr *t, int err)
 {
-	int zero = 0;
-
-	if (err != ETIMEDOUT || __atomic_load_n(&w->err, __ATOMIC_ACQUIRE) != 0)
-		return;
-	snprintf(w->errmsg, sizeof(w->errmsg),
-	    "the savefile took no data for 10 seconds (a stalled disk or pipe); given up");
-	(void)__atomic_compare_exchange_n(&w->err, &zero, ETIMEDOUT, 0,
-	    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	if (err == ETIMEDOUT)
+		pcapint_sfc_sink_give_up(&t->pl->sink, ETIMEDOUT,
+		    "the savefile took no data for 10 seconds (a stalled disk or pipe); given up");
 }
 
 int
-pcapint_sfc_thr_flush(struct pcapint_sfc_dumper *w)
+pcapint_sfc_thr_flush(struct pcapint_sfc_thr *t)
 {
 	int err;
 
-	err = pcapint_writer_flush(w->thr->writer);
-	sfc_thr_stalled(w, err);
+	err = pcapint_writer_flush(t->writer);
+	sfc_thr_stalled(t, err);
 	return (err != 0 ? -1 : 0);
 }
 
@@ -444,64 +414,23 @@ pcapint_sfc_thr_flush(struct pcapint_sfc_dumper *w)
  * error; those are counted on this side.
  */
 void
-pcapint_sfc_thr_stats(struct pcapint_sfc_dumper *w, struct pcap_dump_stats *s)
+pcapint_sfc_thr_stats(struct pcapint_sfc_thr *t, struct pcap_dump_stats *s)
 {
 	struct pcapint_writer_stats ws;
 
-	pcapint_writer_get_stats(w->thr->writer, &ws);
-	s->records_dropped = ws.dropped_full + w->thr->too_big;
+	pcapint_writer_get_stats(t->writer, &ws);
+	s->records_dropped = ws.dropped_full + t->too_big;
 	s->records = ws.records_in + ws.dropped_error + s->records_dropped;
 	s->ring_high_water = ws.high_water;
 	s->ring_size = ws.ring_size;
 }
 
-/*
- * The producer's CPU time since the last call; 0 the first time, and
- * when its clock is gone (the thread has ended) or went backwards.
- */
-static uint64_t
-sfc_thr_producer_ns(struct pcapint_sfc_thr *t)
-{
-	struct timespec ts;
-	uint64_t now, d;
-
-	if (clock_gettime(t->producer_clock, &ts) != 0) {
-		t->have_producer_clock = 0;
-		return (0);
-	}
-	now = SFC_TIMESPEC_NS(ts);
-	d = t->producer_last != 0 && now > t->producer_last ?
-	    now - t->producer_last : 0;
-	t->producer_last = now;
-	return (d);
-}
-
 void
-pcapint_sfc_thr_load(struct pcapint_sfc_dumper *w,
-    struct pcapint_sfc_adapt_sample *s)
+pcapint_sfc_thr_stop(struct pcapint_sfc_thr *t)
 {
-	struct pcapint_sfc_thr *t = w->thr;
-
-	s->backlog = pcapint_writer_backlog(t->writer);
-	s->ring_size = pcapint_writer_ring_size(t->writer);
-	s->threads = 1;
-	s->cpus = 1;
-	if (t->jobs != NULL) {
-		s->threads += pcapint_sfc_jobs_nhelpers(t->jobs);
-		s->cpus = t->jobs_cpus;
-	}
-	if (t->have_producer_clock)
-		s->producer_ns = sfc_thr_producer_ns(t);
-}
-
-void
-pcapint_sfc_thr_stop(struct pcapint_sfc_dumper *w)
-{
-	struct pcapint_sfc_thr *t = w->thr;
-
-	sfc_thr_stalled(w, pcapint_writer_stop(t->writer));
+	sfc_thr_stalled(t, pcapint_writer_stop(t->writer));
 	t->writer = NULL;
-	sfc_jobs_end(w);
-	w->thr = NULL;
+	sfc_jobs_end(t);
+	pcapint_sfc_pipeline_set_load(t->pl, NULL, NULL);
 	sfc_thr_free(t);
 }

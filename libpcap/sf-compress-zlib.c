@@ -45,6 +45,7 @@
 
 #include "pcap-int.h"
 #include "sf-compress.h"
+#include "sf-compress-ladders.h"
 
 #define	GZ_HDR_LEN	10	/* magic, method, flags, mtime, XFL, OS */
 #define	GZ_TRL_LEN	8	/* CRC-32, length modulo 2^32 */
@@ -306,5 +307,6 @@ const struct pcapint_sfc_codec pcapint_sfc_gzip = {
 	pcapint_sfc_no_header, pcapint_sfc_no_header, gz_enc_level,
 	gz_dec_create, gz_dec_free, pcapint_sfc_stream_read,
 	1, 0,
-	"\x1f\x8b\x08"		/* ID1, ID2, CM = deflate */
+	"\x1f\x8b\x08"		/* ID1, ID2, CM = deflate */,
+	&pcapint_sfc_gzip_ladder
 };

@@ -45,6 +45,7 @@
 
 #include "pcap-int.h"
 #include "sf-compress.h"
+#include "sf-compress-ladders.h"
 
 /*
  * A block that is not worth compressing is written as a frame we make
@@ -71,7 +72,7 @@
  * Levels as zstd(1) has them: 1 to 19, and -1 to -100 for its --fast=1
  * to --fast=100; 0 is libzstd's default level, 3.  The default is -5,
  * the fastest setting that stores HTTP traffic in less than a quarter of
- * its size (zstd:-6 is no faster and writes 0.247).
+ * its size; faster settings are no quicker and write more.
  */
 #define	ZS_MIN_LEVEL		(-100)
 #define	ZS_MAX_LEVEL		19
@@ -87,11 +88,10 @@ struct zs_enc {
 /*
  * libzstd's own parameters for the level and the block's size, as
  * zstd(1) uses them for a file of that size.  Below level 0, a 4096-
- * entry hash table and 7-byte minimum matches are a few per cent faster
- * on generated HTTP frames, but in 1 MiB blocks they wrote 0.080 of a
- * real HTTP trace at level -1 where libzstd's choice writes 0.057, and
- * 0.156 of a mix of tcpdump's test captures against 0.146: a table that
- * small forgets a match long before the end of the block.
+ * entry hash table and 7-byte minimum matches are a little faster on
+ * generated HTTP frames, but write markedly more of real traffic in
+ * large blocks: a table that small forgets a match long before the end
+ * of the block (bench/notes/ladders.md).
  */
 static int
 zs_enc_level(void *state, int level, char *errbuf)
@@ -286,5 +286,6 @@ const struct pcapint_sfc_codec pcapint_sfc_zstd = {
 	pcapint_sfc_no_header, pcapint_sfc_no_header, zs_enc_level,
 	zs_dec_create, zs_dec_free, pcapint_sfc_stream_read,
 	1, 1,
-	"\x28\xb5\x2f\xfd"	/* 0xFD2FB528, little-endian */
+	"\x28\xb5\x2f\xfd"	/* 0xFD2FB528, little-endian */,
+	&pcapint_sfc_zstd_ladder
 };

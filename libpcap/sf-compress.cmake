@@ -100,7 +100,8 @@ endmacro()
 #
 macro(sf_compress)
   list(APPEND PROJECT_SOURCE_LIST_C sf-compress-options.c
-      sf-compress-codecs.c sf-compress-store.c sf-compress-policy.c)
+      sf-compress-codecs.c sf-compress-store.c sf-compress-policy.c
+      sf-compress-ladders.c)
   check_function_exists(fopencookie HAVE_FOPENCOOKIE)
   set(SF_COMPRESS_COOKIE ${HAVE_FOPENCOOKIE})
   #
@@ -126,7 +127,10 @@ int main(void)
   endif()
   if(SF_COMPRESS_COOKIE)
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-dumper.c
-        sf-compress-reader.c sf-compress-level.c sf-compress-adapt.c
+        sf-compress-pipeline.c sf-compress-assembler.c
+        sf-compress-planner.c sf-compress-adapt.c
+        sf-compress-block.c sf-compress-sink.c sf-compress-reader.c
+        sf-compress-input.c sf-compress-units.c sf-compress-decompress.c
         sf-compress-seek.c sf-compress-resync.c sf-compress-seektable.c)
   else()
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-unsupported.c)

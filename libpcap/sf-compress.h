@@ -127,6 +127,8 @@ struct pcapint_sfc_stream {
  * Every container, the "store" one that does not compress included, is
  * a full set of these, so the generic code has no special case.
  */
+struct pcapint_sfc_adapt_ladder;
+
 struct pcapint_sfc_codec {
 	int		compresses;	/* 0 for "store" */
 	int		min_level;
@@ -204,6 +206,13 @@ struct pcapint_sfc_codec {
 	 * stand alone.
 	 */
 	const char *unit_magic;
+
+	/*
+	 * The codec's levels from the cheapest to the most thorough, for
+	 * a dumper whose level adapts (sf-compress-ladders.c); NULL for
+	 * a container with a single level.
+	 */
+	const struct pcapint_sfc_adapt_ladder *ladder;
 };
 
 extern ssize_t pcapint_sfc_stream_read(void *, struct pcapint_sfc_input *,

@@ -86,6 +86,7 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 [
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-options.c sf-compress-codecs.c"
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-store.c sf-compress-policy.c"
+	MODULE_C_SRC="$MODULE_C_SRC sf-compress-ladders.c"
 	AC_CHECK_FUNCS(fopencookie,
 	    [sf_compress_cookie=yes], [sf_compress_cookie=no])
 	#
@@ -109,8 +110,13 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 		sf_compress_cookie=no
 	fi
 	if test "x$sf_compress_cookie" = xyes; then
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-dumper.c sf-compress-reader.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-level.c sf-compress-adapt.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-dumper.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-pipeline.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-assembler.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-planner.c sf-compress-adapt.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-block.c sf-compress-sink.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-reader.c sf-compress-input.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-units.c sf-compress-decompress.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-seek.c sf-compress-resync.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-seektable.c"
 	else

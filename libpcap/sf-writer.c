@@ -132,8 +132,7 @@
  * behind a slow disk, is when the writes in it are done: handing over
  * everything waiting (up to the whole ring) would keep the ring looking
  * full for as long, and records would be dropped with most of it
- * already written (17% of a 2 s burst into a slow pipe was lost that
- * way).  256 KiB chunks, a quarter of a compression block by default,
+ * already written.  256 KiB chunks, a quarter of a compression block by default,
  * keep the ring usable to its last megabytes.
  */
 #ifndef WRITER_CHUNK
@@ -146,9 +145,9 @@
  * stopped reading or a disk that has stopped taking data, and waiting
  * on would hang the caller (tcpdump after ^C) for as long.  Behind a
  * slow disk that still takes data the writer consumes a chunk every few
- * milliseconds, and one that completes a block waits for its write()
- * (a stored 1 MiB block at 20 MB/s: 52 ms), so 10 seconds is no slow
- * disk's pace.  The savefile then has the sticky error ETIMEDOUT, its
+ * milliseconds, and one that completes a block waits for its write(),
+ * a fraction of a second for a block, so 10 seconds is no slow disk's
+ * pace.  The savefile then has the sticky error ETIMEDOUT, its
  * waiting records are counted as lost, and the stop cancels the blocked
  * write().
  */

@@ -190,17 +190,14 @@ default_ring_size(void)
 /*
  * A live capture to a savefile gets a writer thread unless told
  * otherwise (--writer-ring=0), as a disk that stalls for a moment then
- * costs ring space instead of packets.  Into a pipe drained at 20 MB/s,
- * bursts of random 1518-byte frames at 20,000 frames/s lost 30% of them
- * without the thread and none with it; what the thread costs, the copy
- * into its ring, was at most 0.25% of the frames, where the disk kept
- * up and both CPUs were busy (bench/README has the measurements).
+ * costs ring space instead of packets; what the thread costs is one
+ * copy of each record into its ring (bench/notes/writer.md has the
+ * measurements).
  *
  * Reading savefiles, only with --compress: nothing overflows there if
  * the disk is slow, but the thread and its helpers compress on other
- * CPUs while this one reads (copying HTTP frames with zstd, measured:
- * 0.81 of stock tcpdump's uncompressed speed without the thread, 1.00
- * to 1.11 with it).  Not with -C then, which compares the bytes on disk
+ * CPUs while this one reads, which makes a compressed copy as fast as
+ * an uncompressed one.  Not with -C then, which compares the bytes on disk
  * with its limit after each packet: reading outruns the writer, the
  * bytes on disk lag behind by the ring, and the files would grow by as
  * much.  Not with -U either: -U waits for every packet to be written,

@@ -4,9 +4,9 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * Unit test of how the dumper times its codec and sizes its blocks
- * (libpcap/sf-compress-level.c):
+ * (libpcap/sf-compress-block.c and sf-compress-planner.c):
  *
- * - pcapint_sfc_compress() marks as cold the first block an encoder
+ * - pcapint_sfc_block_compress() marks as cold the first block an encoder
  *   compresses at a level, whose CPU time includes setting the level
  *   up, so that the level controller does not take it for what the
  *   level costs.  Every codec with levels that libpcap was built with,
@@ -29,7 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sf-compress-dumper.h"
+#include "sf-compress-planner.h"
+#include "sf-compress-ladders.h"
 
 #include "../lib-tap.h"
 
@@ -87,7 +88,7 @@ run_case(const struct codec_case *c, u_char *in)
 		b.fill = BLOCK;
 		b.try_codec = steps[i].try_codec;
 		b.level = steps[i].level ? c->high : c->low;
-		pcapint_sfc_compress(c->codec, &b);
+		pcapint_sfc_block_compress(c->codec, &b);
 		check(b.out_len > 0 && b.cold == steps[i].cold,
 		    "%s, level %d, %s: %s (written %zd bytes)", c->name,
 		    b.level, steps[i].try_codec ? "compressed" : "stored",
@@ -112,7 +113,8 @@ static void
 run_sizes(const char *spec, size_t set_block, int scaled_from)
 {
 	const struct pcapint_sfc_adapt_ladder *ladder;
-	struct pcapint_sfc_dumper w;
+	struct pcapint_sfc_planner w;
+	struct pcapint_sfc_load load;
 	struct pcapint_sfc_block b;
 	pcap_dump_options_t *o;
 	char ebuf[PCAP_ERRBUF_SIZE];
@@ -128,10 +130,8 @@ run_sizes(const char *spec, size_t set_block, int scaled_from)
 		return;
 	}
 	unit = set_block != 0 ? set_block : PCAP_DUMP_BLOCK_DEFAULT;
-	memset(&w, 0, sizeof(w));
-	w.codec = o->codec;
-	w.name = pcapint_sfc_container_of(w.codec)->name;
-	if (pcapint_sfc_level_init(&w, o, 0, ebuf) != 0) {
+	memset(&load, 0, sizeof(load));
+	if (pcapint_sfc_planner_init(&w, o, 0, ebuf) != 0) {
 		check(0, "%s: level init: %s", spec, ebuf);
 		pcap_dump_options_free(o);
 		return;
@@ -145,11 +145,11 @@ run_sizes(const char *spec, size_t set_block, int scaled_from)
 	    w.block_full);
 	if (w.adapt == NULL) {
 		memset(&b, 0, sizeof(b));
-		pcapint_sfc_level_plan(&w, &b);
+		pcapint_sfc_planner_plan(&w, &b);
 		check(w.block_full == unit,
 		    "%s: fixed level %d, blocks of %zu bytes (%zu)", spec,
 		    b.level, unit, w.block_full);
-		pcapint_sfc_level_free(&w);
+		pcapint_sfc_planner_free(&w);
 		pcap_dump_options_free(o);
 		return;
 	}
@@ -163,12 +163,12 @@ run_sizes(const char *spec, size_t set_block, int scaled_from)
 	for (r = 0; r < ladder->nrungs; r++) {
 		w.adapt->rung = r;
 		memset(&b, 0, sizeof(b));
-		pcapint_sfc_level_plan(&w, &b);
+		pcapint_sfc_planner_plan(&w, &b);
 		b.fill = 1000;
 		b.try_codec = 1;
 		b.out_len = 100;
 		b.cpu_ns = 1000;
-		pcapint_sfc_level_learn(&w, &b, 1000);
+		pcapint_sfc_planner_learn(&w, &b, 1000, &load);
 		want = r > 0 && ladder->rungs[r].level >= scaled_from ?
 		    UPPER_SCALE * unit : unit;
 		check(b.rung == r && w.adapt->rung == r &&
@@ -177,7 +177,7 @@ run_sizes(const char *spec, size_t set_block, int scaled_from)
 		    spec, set_block != 0 ? ", block size set" : "", r,
 		    b.level, want, w.block_full);
 	}
-	pcapint_sfc_level_free(&w);
+	pcapint_sfc_planner_free(&w);
 	pcap_dump_options_free(o);
 }
 
@@ -209,6 +209,21 @@ main(void)
 	for (i = 0; cases[i].codec != NULL; i++)
 		run_case(&cases[i], in);
 	check(i > 0, "codecs with levels built: %zu", i);
+	/* Each container row carries its ladder; one level, no ladder. */
+	check(pcapint_sfc_store.ladder == NULL
+#ifdef HAVE_LIBZSTD
+	    && pcapint_sfc_zstd.ladder == &pcapint_sfc_zstd_ladder
+#endif
+#ifdef HAVE_LIBLZ4
+	    && pcapint_sfc_lz4.ladder == &pcapint_sfc_lz4_ladder
+#endif
+#ifdef HAVE_ZLIB
+	    && pcapint_sfc_gzip.ladder == &pcapint_sfc_gzip_ladder
+#endif
+#ifdef HAVE_LIBLZO2
+	    && pcapint_sfc_lzo.ladder == NULL
+#endif
+	    , "the codecs' rows carry their ladders, store none");
 #ifdef HAVE_LIBZSTD
 	run_sizes("zstd:auto", 0, 3);
 	run_sizes("zstd:auto", 1024 * 1024, INT_MAX);

@@ -1,6 +1,7 @@
 #!/bin/sh
 #
-# The compression level controller (libpcap/sf-compress-adapt.c), unit-
+# The compression level controller (libpcap/sf-compress-adapt.c, with
+# the ladders of sf-compress-ladders.c), unit-
 # tested with synthetic timings (tests/adapt/adapt-test.c): once under
 # AddressSanitizer and UndefinedBehaviorSanitizer as strict C99 with
 # warnings as errors, and once built like the rest of the tests.  The
@@ -19,6 +20,7 @@ run_variant() {
 	if ! $CC $2 $inc -o "$TMPDIR/adapt-$1" \
 	    "$SLUICE_SRCDIR/tests/adapt/adapt-test.c" \
 	    "$SLUICE_SRCDIR/libpcap/sf-compress-adapt.c" \
+	    "$SLUICE_SRCDIR/libpcap/sf-compress-ladders.c" \
 	    >"$TMPDIR/build-$1.log" 2>&1; then
 		t_fail "$1: build"
 		sed 's/^/#   /' "$TMPDIR/build-$1.log" | head -20

@@ -1,6 +1,6 @@
 #!/bin/sh
 #
-# How the dumper times its codec (libpcap/sf-compress-level.c), unit-
+# How the dumper times its codec (libpcap/sf-compress-block.c), unit-
 # tested with tests/adapt/encoder-test.c: the first block an encoder
 # compresses at a level is marked cold, and the level controller leaves
 # its CPU time out (adapt-test.c models that side).  The test calls

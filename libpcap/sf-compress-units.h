@@ -26,14 +26,16 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Compressed savefiles: the state of one reader, which reading
- * (sf-compress-reader.c), seeking (sf-compress-seek.c) and reading past
- * damage (sf-compress-resync.c) share, and the calls between them.
- * Include after ftmacros.h, pcap-int.h and sf-compress.h.
+ * Compressed savefiles: the state of one reader, which the decompressing
+ * read (sf-compress-decompress.c), reading past damage
+ * (sf-compress-resync.c), seeking (sf-compress-seek.c) and the opener
+ * (sf-compress-reader.c) share, and what it knows of its units: where
+ * each starts, and how to start reading again at one.  Include after
+ * ftmacros.h, pcap-int.h and sf-compress.h.
  */
 
-#ifndef sf_compress_reader_h
-#define	sf_compress_reader_h
+#ifndef sf_compress_units_h
+#define	sf_compress_units_h
 
 #include "sf-compress-seektable.h"
 
@@ -72,13 +74,6 @@ struct sfc_reader {
 	char	damage[PCAP_ERRBUF_SIZE];	/* what the first one was */
 };
 
-/*
- * The decompressing stream's read and seek, for fopencookie(); they
- * set errno and the reader's message on failure.
- */
-extern ssize_t pcapint_sfc_cookie_read(void *cookie, char *buf, size_t size);
-extern int pcapint_sfc_cookie_seek(void *cookie, off64_t *offset, int whence);
-
 /* Whether the raw file can seek (a file, not a pipe); asked once. */
 extern int pcapint_sfc_raw_seekable(struct sfc_reader *);
 
@@ -92,14 +87,5 @@ extern int pcapint_sfc_restart_at(struct sfc_reader *,
 /* A unit starts at coff in the compressed file and uoff in the stream. */
 extern void pcapint_sfc_note_unit(struct sfc_reader *, int64_t coff,
     int64_t uoff);
-
-/*
- * A held unit was damaged: 1 when reading goes on at the next unit, 0
- * when it cannot, -1 when no unit follows.
- */
-extern int pcapint_sfc_skip_damaged(struct sfc_reader *, const char *ebuf);
-
-/* The end of a stream in which damaged units were skipped: an error. */
-extern ssize_t pcapint_sfc_damage_end(struct sfc_reader *);
 
 #endif
