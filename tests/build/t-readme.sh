@@ -1,7 +1,9 @@
 #!/bin/sh
 #
 # The README's two commands are the ones that work: CI's .ci/run runs the
-# test command verbatim, and the build command's targets exist.
+# test command verbatim, and the build command's targets exist.  The
+# README is at most 150 lines and names INSTALL.md, CONTRIBUTING.md and
+# doc/measurements.md, which exist.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 
@@ -15,4 +17,12 @@ target=${build_cmd##* }
 # A rule of its own, not just a .PHONY entry (make -n accepts those).
 t_check "its final target 'make $target' has a rule" \
     grep -q "^$target:" "$SLUICE_BUILDDIR/Makefile"
+
+# The README stays short; the rest lives in the files it names.
+lines=$(wc -l <"$readme")
+t_check "the README has at most 150 lines ($lines)" test "$lines" -le 150
+for doc in INSTALL.md CONTRIBUTING.md doc/measurements.md; do
+	t_check "the README names $doc" grep -qF "$doc" "$readme"
+	t_check "$doc exists" test -s "$SLUICE_SRCDIR/$doc"
+done
 t_done
