@@ -267,8 +267,9 @@ ratio() {
 
 # ---------------------------------------------------------------------
 # What the experiment scripts share around capture_run: the n/a section,
-# the live setup, the maximum lossless load search and table rows.
-# (loss.sh, menski.sh, erspan.sh and writer.sh use them.)
+# the live setup, the maximum lossless load search, table rows and the
+# plot of loss against rate.  (loss.sh, menski.sh, erspan.sh, writer.sh
+# and sustained.sh use them.)
 
 # bench_na_report NAME TITLE LABEL REASON: the report section and the
 # headline line of experiment NAME when it cannot run here.
@@ -413,6 +414,77 @@ md_row() {
 		printf ' %s |' "$_mr"
 	done
 	echo
+}
+
+# loss_points CSV OUT [PPS_MIN]: the median loss and its spread at each
+# point of a run CSV with the columns of loss.sh and sustained.sh (1
+# phase, 2 type, 3 sink, 4 config, 5 rate, 8 pps sent, 10 loss %): OUT
+# gets "type,sink,config,rate,runs,loss_median,loss_min,loss_max", by
+# rate within each configuration.  Left out: broken runs, loss.sh's
+# runs of phase "sustained" (a table of their own) and, with PPS_MIN,
+# runs in which the sender kept to less than PPS_MIN of the rate
+# (they measure the sender, not the capture).
+loss_points() {
+	awk -F, -v pmin="${3:-0}" 'NR > 1 && $1 != "sustained" &&
+	    $10 != "na" && $10 != "" && (pmin == 0 || $8 + 0 >= pmin * $5) {
+		k = $2 "," $3 "," $4 "," $5; n[k]++; v[k, n[k]] = $10 + 0 }
+	    END {
+		for (k in n) {
+			m = n[k]
+			for (i = 2; i <= m; i++)	# insertion sort, m is small
+				for (j = i; j > 1 && v[k, j - 1] > v[k, j]; j--) {
+					t = v[k, j]; v[k, j] = v[k, j - 1]; v[k, j - 1] = t }
+			med = (m % 2) ? v[k, (m + 1) / 2] : (v[k, m / 2] + v[k, m / 2 + 1]) / 2
+			printf "%s,%d,%.3f,%.3f,%.3f\n", k, m, med, v[k, 1], v[k, m]
+		} }' "$1" | sort -t, -k1,1 -k2,2 -k3,3 -k4,4n >"$2.tmp"
+	{
+		echo "type,sink,config,rate,runs,loss_median,loss_min,loss_max"
+		cat "$2.tmp"
+	} >"$2"
+	rm -f "$2.tmp"
+}
+
+# loss_plot NAME TITLE POINTS SINK "TYPES" "CONFIGS": BENCH_OUT/NAME.png,
+# the median loss % against the offered rate (log scale) at the points
+# of POINTS (loss_points) into SINK, min-max as error bars: a panel per
+# type of TYPES, a line per configuration of CONFIGS with points there.
+# The gnuplot script is NAME.gp, its errors NAME.gp.err; a plot that
+# fails is logged and the run goes on (the tables have the numbers).
+loss_plot() {
+	_lp_n=$(echo "$5" | wc -w)
+	[ "$_lp_n" -gt 0 ] || return 0
+	_lp_cols=$(( _lp_n < 3 ? _lp_n : 3 ))
+	_lp_rows=$(( (_lp_n + _lp_cols - 1) / _lp_cols ))
+	_lp_gp=$BENCH_OUT/$1.gp
+	{
+		echo "set terminal pngcairo size $((_lp_cols * 520)),$((_lp_rows * 380)) font ',9'"
+		echo "set output '$BENCH_OUT/$1.png'"
+		echo "set datafile separator ','"
+		echo "set multiplot layout $_lp_rows,$_lp_cols title '$2'"
+		echo "set logscale x; set xlabel 'frames/s offered'; set ylabel 'loss %'; set yrange [-2:100]; set key top left font ',7'"
+		for _lp_t in $5; do
+			_lp_plots=
+			for _lp_c in $6; do
+				_lp_f=$BENCH_OUT/.$1-$_lp_t-$_lp_c.dat
+				awk -F, -v k="$_lp_t,$4,$_lp_c" '$1 "," $2 "," $3 == k { print $4 "," $6 "," $7 "," $8 }' \
+				    "$3" >"$_lp_f"
+				if [ ! -s "$_lp_f" ]; then
+					rm -f "$_lp_f"
+					continue
+				fi
+				_lp_plots="$_lp_plots${_lp_plots:+, }'$_lp_f' using 1:2:3:4 with yerrorlines title '$_lp_c'"
+			done
+			echo "set title '$_lp_t'"
+			if [ -n "$_lp_plots" ]; then
+				echo "plot $_lp_plots"
+			else
+				echo "plot 0 title 'no data'"
+			fi
+		done
+		echo "unset multiplot"
+	} >"$_lp_gp"
+	gnuplot "$_lp_gp" 2>"$BENCH_OUT/$1.gp.err" ||
+	    log "gnuplot failed for $1 (see $1.gp.err)"
 }
 
 # ---------------------------------------------------------------------
@@ -769,12 +841,16 @@ gen_frames() {
 #	ours-CODEC	ours --compress=CODEC (block compression)
 #	ours-CODEC+w	the same on the writer thread (--writer-ring=128m)
 #	stock+PEER	stock tcpdump -w - piped into zstd -1, lz4 -1, mbuffer
+#	stock+zstd-adapt
+#			the same piped into zstd --adapt: zstd's own
+#			adaptive level, which follows how fast its output
+#			drains, what a user after adaptive compression picks
 #	perpacket-zlib, perpacket-lzo
 #			bench/ppcap.c: each packet compressed on its own
 #			(zlib -1, LZO1X-1), then a buffered write (Shimizu)
 #	dumpcap, netsniff-ng
 config_list() {
-	echo "stock ours ours+w ours-lz4 ours-zstd ours-zstd+w ours-gzip ours-lzo perpacket-zlib perpacket-lzo stock+zstd stock+lz4 stock+mbuffer dumpcap netsniff-ng"
+	echo "stock ours ours+w ours-lz4 ours-zstd ours-zstd+w ours-gzip ours-lzo perpacket-zlib perpacket-lzo stock+zstd stock+zstd-adapt stock+lz4 stock+mbuffer dumpcap netsniff-ng"
 }
 
 # is_peer CONFIG: true for the tools a user would try instead of ours.
@@ -822,6 +898,12 @@ config_na() {
 			echo "tcpdump has no --compress yet"
 		fi ;;
 	stock+zstd)	have zstd || echo "zstd not installed" ;;
+	stock+zstd-adapt)
+		if ! have zstd; then
+			echo "zstd not installed"
+		elif ! zstd --help 2>&1 | grep -q -- --adapt; then
+			echo "zstd has no --adapt"
+		fi ;;
 	stock+lz4)	have lz4 || echo "lz4 not installed" ;;
 	stock+mbuffer)	have mbuffer || echo "mbuffer not installed" ;;
 	dumpcap)	have dumpcap || echo "dumpcap not installed" ;;
@@ -935,7 +1017,8 @@ capture_run() {
 	_file=$_s/cap.pcap
 	_decomp=
 	case $_cfg in
-	stock+zstd)	_file=$_s/cap.pcap.zst; _decomp=zstd ;;
+	stock+zstd|stock+zstd-adapt)
+			_file=$_s/cap.pcap.zst; _decomp=zstd ;;
 	stock+lz4)	_file=$_s/cap.pcap.lz4; _decomp=lz4 ;;
 	perpacket-*)	_file=$_s/cap.pcap.pp; _decomp=ppcap ;;
 	esac
@@ -952,6 +1035,10 @@ capture_run() {
 	_stages=()
 	case $_cfg in
 	stock+zstd)	_stages+=("${_pin[*]}${_pin[*]:+ }zstd -1 -q -c") ;;
+	# zstd's default start level (3) and range, as a user would run it;
+	# its I/O thread and worker share the pinned CPUs.
+	stock+zstd-adapt)
+			_stages+=("${_pin[*]}${_pin[*]:+ }zstd --adapt -q -c") ;;
 	stock+lz4)	_stages+=("${_pin[*]}${_pin[*]:+ }lz4 -1 -q -c") ;;
 	stock+mbuffer)	_stages+=("${_pin[*]}${_pin[*]:+ }mbuffer -q -m 100M") ;;
 	stock+decap)	_stages+=("$BENCH_TOOLS/erspan-decap") ;;

@@ -234,22 +234,7 @@ fi
 # ---------------------------------------------------------------------
 # Medians and spread of each point: losspoints.csv (sweep and bisection
 # runs; sustained runs are in their own table).
-awk -F, 'NR > 1 && $1 != "sustained" && $10 != "na" {
-	k = $2 "," $3 "," $4 "," $5; n[k]++; v[k, n[k]] = $10 + 0 }
-    END {
-	for (k in n) {
-		m = n[k]
-		for (i = 2; i <= m; i++)	# insertion sort, m is small
-			for (j = i; j > 1 && v[k, j - 1] > v[k, j]; j--) {
-				t = v[k, j]; v[k, j] = v[k, j - 1]; v[k, j - 1] = t }
-		med = (m % 2) ? v[k, (m + 1) / 2] : (v[k, m / 2] + v[k, m / 2 + 1]) / 2
-		printf "%s,%d,%.3f,%.3f,%.3f\n", k, m, med, v[k, 1], v[k, m]
-	} }' "$CSV" | sort -t, -k1,1 -k2,2 -k3,3 -k4,4n >"$PTCSV.tmp"
-{
-	echo "type,sink,config,rate,runs,loss_median,loss_min,loss_max"
-	cat "$PTCSV.tmp"
-} >"$PTCSV"
-rm -f "$PTCSV.tmp"
+loss_points "$CSV" "$PTCSV"
 
 # point TYPE SINK CONFIG RATE: "median (min-max)" of that point, or "".
 point() {
@@ -261,32 +246,8 @@ point() {
 # Plots: median loss % against offered rate, min-max as error bars, one
 # panel per type, per sink.
 for sink in $BENCH_SINKS; do
-	types=$(sink_types "$sink")
-	n=$(echo "$types" | wc -w)
-	cols=$(( n < 3 ? n : 3 ))
-	rows=$(( (n + cols - 1) / cols ))
-	gp=$BENCH_OUT/loss-$sink.gp
-	{
-		echo "set terminal pngcairo size $((cols * 520)),$((rows * 380)) font ',9'" 2>/dev/null
-		echo "set output '$BENCH_OUT/loss-$sink.png'"
-		echo "set datafile separator ','"
-		echo "set multiplot layout $rows,$cols title 'Loss vs offered rate, ${BENCH_BURST}-s bursts, median of $BENCH_REPS (bars: min-max), sink: $sink'"
-		echo "set logscale x; set xlabel 'frames/s offered'; set ylabel 'loss %'; set yrange [-2:100]; set key top left font ',7'"
-		for type in $types; do
-			plots=
-			for cfg in $CONFIGS; do
-				[ -n "${MAXL[$type,$sink,$cfg]:-}" ] || continue
-				f=$BENCH_OUT/.loss-$type-$sink-$cfg.dat
-				awk -F, -v k="$type,$sink,$cfg" '$1 "," $2 "," $3 == k { print $4 "," $6 "," $7 "," $8 }' \
-				    "$PTCSV" >"$f"
-				plots="$plots${plots:+, }'$f' using 1:2:3:4 with yerrorlines title '$cfg'"
-			done
-			echo "set title '$type'"
-			if [ -n "$plots" ]; then echo "plot $plots"; else echo "plot 0 title 'no data'"; fi
-		done
-		echo "unset multiplot"
-	} >"$gp"
-	gnuplot "$gp" 2>"$BENCH_OUT/loss-$sink.gp.err" || log "gnuplot failed for loss-$sink (see loss-$sink.gp.err)"
+	loss_plot "loss-$sink" "Loss vs offered rate, ${BENCH_BURST}-s bursts, median of $BENCH_REPS (bars: min-max), sink: $sink" \
+	    "$PTCSV" "$sink" "$(sink_types "$sink")" "$CONFIGS"
 done
 
 # ---------------------------------------------------------------------

@@ -28,8 +28,18 @@
 #	ours-zstd+w	our default: --compress=zstd, adaptive, writer thread
 #	ours-zstd:N+w	the same at a fixed level N
 #	stock, stock+zstd, stock+lz4, stock+mbuffer, dumpcap, netsniff-ng
+#	stock+zstd-adapt	tcpdump -w - | zstd --adapt: the peer a user
+#			who wants adaptive compression would pick, zstd
+#			choosing its level by how fast its output drains
 # The report gives, for the adaptive writer, the levels it wrote blocks
-# at in the runs at its maximum lossless rate (tcpdump prints them).
+# at in the runs at its maximum lossless rate (tcpdump prints them);
+# zstd --adapt does not say which levels it used.
+# The plots, sustained-SINK.png, give the median loss at each rate tried
+# against the rate offered, min-max as error bars, a line per
+# configuration and a panel per frame type (sustainedpoints.csv has the
+# points): where the table gives only the bracket, they show how fast
+# each tool's loss grows above it.  Runs that do not count (below) are
+# left out of both.
 #
 # A run at a low rate would take long (4M frames at 50k frames/s is 80
 # s): a run sends at most SUSTAINED_MAX_SECS (20) seconds' worth, which
@@ -43,9 +53,10 @@
 # stay in the CSV (sent frames/s is the pps column) and the report says
 # how fast the sender could go.
 #
-# The table is made from the CSV alone, so a run that was cut short
-# still has its report: SUSTAINED_FROM=FILE makes the report of the
-# CSV FILE of an earlier run and runs nothing (no root needed).
+# The table and the plots are made from the CSV alone, so a run that
+# was cut short still has its report: SUSTAINED_FROM=FILE makes the
+# report of the CSV FILE of an earlier run and runs nothing (no root
+# needed).
 #
 # Environment: SUSTAINED_TYPES, SUSTAINED_SINKS, SUSTAINED_CONFIGS,
 # SUSTAINED_FRAMES, SUSTAINED_MAX_SECS, SUSTAINED_REPS, SUSTAINED_BISECT,
@@ -55,22 +66,23 @@
 
 . "$(dirname "$0")/lib.sh"
 bench_experiment sustained || exit 1
+PTCSV=$BENCH_OUT/sustainedpoints.csv
 
 if [ "$BENCH_MODE" = quick ]; then
 	: "${SUSTAINED_TYPES:=http}"
 	: "${SUSTAINED_SINKS:=slow20}"
-	: "${SUSTAINED_CONFIGS:=ours-zstd+w stock+zstd}"
+	: "${SUSTAINED_CONFIGS:=ours-zstd+w stock+zstd stock+zstd-adapt}"
 	: "${SUSTAINED_FRAMES:=300000}"
 	: "${SUSTAINED_REPS:=1}"
 	: "${SUSTAINED_BISECT:=0}"
 	: "${SUSTAINED_RATES:=200000}"
 else
-	# The headline case, about an hour.  The whole plan, about 11
-	# hours: SUSTAINED_TYPES="http http-real fixed1518 random1518"
+	# The headline case.  The whole plan (bench/README says how long
+	# each takes): SUSTAINED_TYPES="http http-real fixed1518 random1518"
 	# SUSTAINED_SINKS="slow20 slow60 file".
 	: "${SUSTAINED_TYPES:=http}"
 	: "${SUSTAINED_SINKS:=slow20}"
-	: "${SUSTAINED_CONFIGS:=ours-zstd+w ours-zstd:-5+w ours-zstd:1+w ours-zstd:5+w stock stock+zstd stock+lz4 stock+mbuffer dumpcap netsniff-ng}"
+	: "${SUSTAINED_CONFIGS:=ours-zstd+w ours-zstd:-5+w ours-zstd:1+w ours-zstd:5+w stock stock+zstd stock+zstd-adapt stock+lz4 stock+mbuffer dumpcap netsniff-ng}"
 	: "${SUSTAINED_FRAMES:=4000000}"
 	: "${SUSTAINED_REPS:=3}"
 	: "${SUSTAINED_BISECT:=3}"
@@ -134,7 +146,7 @@ frame_bytes() {
 # compresses CONFIG: true for a configuration that compresses.
 compresses() {
 	case $1 in
-	ours-*|stock+zstd|stock+lz4|perpacket-*)	return 0 ;;
+	ours-*|stock+zstd|stock+zstd-adapt|stock+lz4|perpacket-*)	return 0 ;;
 	esac
 	return 1
 }
@@ -340,6 +352,14 @@ sink_name() {
 	esac
 }
 
+# The points (median loss and spread per rate, the runs that count) and
+# a plot per sink (loss_points, loss_plot in lib.sh, as loss.sh's).
+loss_points "$CSV" "$PTCSV" "$SUSTAINED_PPS_MIN"
+for sink in $SUSTAINED_SINKS; do
+	loss_plot "sustained-$sink" "Sustained load, $sink: loss vs offered rate, median of $SUSTAINED_REPS (bars: min-max)" \
+	    "$PTCSV" "$sink" "$SUSTAINED_TYPES" "$SUSTAINED_CONFIGS"
+done
+
 {
 	echo "## $TITLE"
 	echo
@@ -360,6 +380,9 @@ sink_name() {
 	echo "pipes into on CPU ${SUSTAINED_CPUS:-any}, the sender on CPU ${SUSTAINED_GEN_CPUS:-any}."
 	echo "ours-zstd+w = our tcpdump \`--compress=zstd\` (adaptive), ours-zstd:N+w at"
 	echo "a fixed level, both with the writer thread (\`--writer-ring=128m\`)."
+	echo "Peers: stock+zstd = stock tcpdump \`-w - | zstd -1\`, stock+zstd-adapt ="
+	echo "\`-w - | zstd --adapt\` (zstd picks its level by how fast its output drains),"
+	echo "stock+lz4 = \`| lz4 -1\`, stock+mbuffer = \`| mbuffer -m 100M\`."
 	echo "A run counts only if the sender kept to $SUSTAINED_PPS_MIN of its rate"
 	_short=$(short_runs)
 	if [ "$_short" = 0 ]; then
@@ -378,7 +401,7 @@ sink_name() {
 			echo "Records average ${FBYTES[$type]} bytes."
 			echo
 			md_head configuration "max lossless frames/s" "input MB/s" \
-			    "frames per run" "levels written (adaptive)"
+			    "frames per run" "levels written ($AUTO)"
 			for cfg in $SUSTAINED_CONFIGS; do
 				if [ -n "${NOTE[$type,$sink,$cfg]:-}" ]; then
 					md_row "$cfg" "${NOTE[$type,$sink,$cfg]}" "" "" ""
@@ -395,8 +418,16 @@ sink_name() {
 			echo
 		done
 	done
+	echo "Loss against the rate offered: the median of the runs at each rate"
+	echo "tried (bars: min-max), runs in which the sender fell short left out."
+	echo
+	for sink in $SUSTAINED_SINKS; do
+		echo "![loss vs offered rate, into $(sink_name "$sink")](sustained-$sink.png)"
+		echo
+	done
 	echo "Raw data: [sustained.csv](sustained.csv) (every run, with the levels"
-	echo "the adaptive writer reported)."
+	echo "the adaptive writer reported), [sustainedpoints.csv](sustainedpoints.csv)"
+	echo "(median and spread per rate, the plotted points)."
 	echo
 } >"$MD"
 
