@@ -109,6 +109,23 @@ build_c() {
 	$CC $CFLAGS $PCAP_CFLAGS -o "$_outp" "$@" $PCAP_LIBS
 }
 
+# t_program NAME SOURCE: build SOURCE, a program that prints TAP-like
+# lines (tests/lib-tap.h), as $TMPDIR/NAME against our staged libpcap,
+# run it and relay its lines, then check that it exited 0 with no
+# sanitizer report.  Its output stays in $TMPDIR/NAME.out.
+t_program() {
+	_tp=$TMPDIR/$1
+	if ! build_c "$_tp" "$2"; then
+		t_fail "build $1"
+		return 1
+	fi
+	"$_tp" >"$_tp.out" 2>&1
+	_tprc=$?
+	t_relay "$_tp.out"
+	t_check "$1 exits 0 with no sanitizer report (exit $_tprc)" sh -c \
+	    "[ $_tprc = 0 ] && ! grep -q 'Sanitizer\|runtime error' '$_tp.out'"
+}
+
 # need_root / need_cmd: skip the whole script when something is missing.
 need_cmd() {
 	for _c in "$@"; do

@@ -95,7 +95,7 @@ t_expect_eq "libpcap: the ERSPAN decapsulator comes with its build commit" \
 t_check "libpcap: the implementation commit adds sf-writer.c" \
     grep -q '^ create mode 100644 sf-writer.c$' "$out"/03-savefile-options/0007-build-*.patch
 t_check "libpcap: the LZO commit adds sf-compress-lzo.c" \
-    grep -q '^ create mode 100644 sf-compress-lzo.c$' "$out"/04-lzo/0001-*.patch
+    grep -q '^ create mode 100644 sf-compress-lzo.c$' "$out"/05-lzo/0001-*.patch
 
 # A topics file that does not account for the series is refused before
 # anything is written.
@@ -116,7 +116,7 @@ refused "a patch left out" \
     "$topics must list every patch of the series once, in its order"
 sed -i 's/^0004$/0004 pcap-erspan.h/' "$topics"
 refused "a file added twice" "$topics adds these files more than once: pcap-erspan.h"
-sed -i 's/^0021 sf-compress-lzo.c$/0021/' "$topics"
+sed -i 's/^0025 sf-compress-lzo.c$/0025/' "$topics"
 refused "a file left out" "$topics adds no commit for these new files: sf-compress-lzo.c"
 sed -i 's/^0006$/0006 no-such-file.c/' "$topics"
 refused "a file that does not exist" \
