@@ -84,7 +84,7 @@
 
 #include "pcap-int.h"
 #include "sf-compress-jobs.h"
-#include "sf-writer.h"
+#include "sf-writer-sched.h"
 
 enum {
 	SLOT_FREE,	/* the writer thread's */

@@ -41,7 +41,7 @@
 #include "pcap-int.h"
 #include "sf-compress-options.h"
 #ifdef HAVE_PTHREADS
-#include "sf-writer.h"
+#include "sf-writer-sched.h"
 #endif
 
 /*

@@ -66,20 +66,11 @@
  * "room" condition until the writer frees some, with the same kind of
  * handshake as the writer's sleep, the other way round.
  *
- * The writer thread can lower its own priority (params.nice_incr), so
- * that when it shares a CPU with the capture thread the scheduler
- * favours the capture: the capture has a kernel ring that overflows,
- * the writer only a deeper backlog in our ring.  On Linux the nice
- * value is per thread, set with setpriority() on the thread's id, and
- * inherited by the threads it would create; elsewhere it is the
- * process's, and refused.  The thread sets it before it runs anything
- * else, and the start waits for the outcome, so that a failure fails
- * the open instead of leaving the thread at full priority unnoticed.
- *
- * The writer thread names itself "pcap-writer" where threads can be
- * named (on Linux, for top -H, ps -L and /proc/PID/task/TID/comm), so
- * that a user can tell it and its compression helpers ("pcap-compress",
- * see sf-compress-jobs.c) from the capturing thread.
+ * Where the writer thread runs and how nicely (its CPU, its priority,
+ * its name) is in sf-writer-sched.c.  The thread lowers its priority
+ * before it runs anything else, and the start waits for the outcome, so
+ * that a failure fails the open instead of leaving the thread at full
+ * priority unnoticed.
  *
  * The writer thread blocks every signal, so that signals meant for the
  * application (SIGINT, SIGALRM, ...) are delivered to the application's
@@ -98,14 +89,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#ifdef __linux__
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 #include "pcap-int.h"
 #include "sf-writer.h"
+#include "sf-writer-sched.h"
 
 /*
  * How long an idle writer sleeps before it looks at the ring again by
@@ -132,8 +119,8 @@
  * behind a slow disk, is when the writes in it are done: handing over
  * everything waiting (up to the whole ring) would keep the ring looking
  * full for as long, and records would be dropped with most of it
- * already written.  256 KiB chunks, a quarter of a compression block by default,
- * keep the ring usable to its last megabytes.
+ * already written.  256 KiB chunks, a quarter of a compression block
+ * by default, keep the ring usable to its last megabytes.
  */
 #ifndef WRITER_CHUNK
 #define	WRITER_CHUNK		(256 * 1024)
@@ -209,35 +196,6 @@ ring_used(uint64_t head, uint64_t tail)
 }
 
 /*
- * The writer thread's first act: lower its own priority by nice_incr.
- * Returns 0 or an errno value.
- */
-static int
-writer_lower_priority(int nice_incr)
-{
-#ifdef __linux__
-	id_t tid;
-	int cur;
-
-	if (nice_incr == 0)
-		return (0);
-	tid = (id_t)syscall(SYS_gettid);
-	errno = 0;
-	cur = getpriority(PRIO_PROCESS, tid);
-	if (cur == -1 && errno != 0)
-		return (errno);
-	/* Already as low as it goes: the kernel would clamp it anyway. */
-	if (cur + nice_incr > 19)
-		nice_incr = 19 - cur;
-	if (setpriority(PRIO_PROCESS, tid, cur + nice_incr) != 0)
-		return (errno);
-	return (0);
-#else
-	return (nice_incr == 0 ? 0 : ENOTSUP);
-#endif
-}
-
-/*
  * After freeing room: wake a blocking producer waiting for it.  The
  * release store of tail, the fence, then the load of "waiting" pair
  * with the producer's store of "waiting", fence, load of tail in
@@ -284,7 +242,7 @@ writer_main(void *arg)
 	 * where it holds no lock, and only by a stop that gave up on it.
 	 */
 	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	err = writer_lower_priority(w->nice_incr);
+	err = pcapint_writer_lower_priority(w->nice_incr);
 	pthread_mutex_lock(&w->lock);
 	w->start_err = err;
 	w->started = 1;
@@ -398,116 +356,6 @@ writer_main(void *arg)
 		pthread_mutex_unlock(&w->lock);
 	}
 	return (NULL);
-}
-
-void
-pcapint_writer_set_name(const char *name)
-{
-#if defined(HAVE_PTHREAD_SETNAME_NP) && defined(__linux__)
-	/* Linux's is the two-argument one; at most 15 characters. */
-	(void)pthread_setname_np(pthread_self(), name);
-#else
-	(void)name;
-#endif
-}
-
-#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
-static void *
-writer_probe_main(void *arg _U_)
-{
-	return (NULL);
-}
-
-/*
- * Start a thread pinned to cpu, and let it end: the kernel is the judge
- * of which CPUs a thread of this process may run on.  The calling
- * thread's own mask is not: "taskset -c 1 tcpdump --writer-cpu=0" pins
- * the capture to CPU 1 and asks for the writer on CPU 0, which the
- * process's cpuset allows.  Returns 0 or an errno value.
- */
-static int
-writer_probe_cpu(int cpu)
-{
-	pthread_attr_t attr;
-	pthread_t t;
-	cpu_set_t cpus;
-	sigset_t all, old;
-	int err;
-
-	pthread_attr_init(&attr);
-	CPU_ZERO(&cpus);
-	CPU_SET(cpu, &cpus);
-	err = pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
-	if (err == 0) {
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
-		err = pthread_create(&t, &attr, writer_probe_main, NULL);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		if (err == 0)
-			pthread_join(t, NULL);
-	}
-	pthread_attr_destroy(&attr);
-	return (err);
-}
-#endif
-
-int
-pcapint_writer_check_cpu(int cpu, char *errbuf)
-{
-#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
-	int err;
-
-	/*
-	 * Say which CPU is wrong, and say it when the option is set:
-	 * otherwise the error would only come when the first file is
-	 * opened.  EINVAL is the kernel's answer for a CPU that does not
-	 * exist or that the process's cpuset leaves out.
-	 */
-	if (cpu < 0 || cpu >= CPU_SETSIZE)
-		err = EINVAL;
-	else
-		err = writer_probe_cpu(cpu);
-	if (err == EINVAL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "cannot pin the writer thread to CPU %d: no such CPU is available to this process",
-		    cpu);
-		return (-1);
-	}
-	if (err != 0) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, err,
-		    "cannot pin the writer thread to CPU %d", cpu);
-		return (-1);
-	}
-	return (0);
-#else
-	snprintf(errbuf, PCAP_ERRBUF_SIZE,
-	    "cannot pin the writer thread to CPU %d: not supported on this platform",
-	    cpu);
-	return (-1);
-#endif
-}
-
-int
-pcapint_writer_check_nice(int nice_incr, char *errbuf)
-{
-	/*
-	 * Only ever lower: raising the writer above the capture thread
-	 * is the opposite of the point, and needs privileges besides.
-	 */
-	if (nice_incr < 0 || nice_incr > 19) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "writer thread priority decrease %d is out of range (0 to 19)",
-		    nice_incr);
-		return (-1);
-	}
-#ifndef __linux__
-	if (nice_incr != 0) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "cannot lower the writer thread's priority: not supported on this platform");
-		return (-1);
-	}
-#endif
-	return (0);
 }
 
 struct pcapint_writer *

@@ -90,24 +90,6 @@ struct pcapint_writer *pcapint_writer_start(
     const struct pcapint_writer_ops *ops, void *ctx, char *errbuf);
 
 /*
- * 0 if the writer thread can lower its priority by nice_incr (1 to 19;
- * 0 leaves it alone), -1 with errbuf filled in otherwise.
- */
-int	pcapint_writer_check_nice(int nice_incr, char *errbuf);
-
-/*
- * Name the calling thread (15 characters at most), where the platform
- * has a way to; for threads of ours a user may see in top -H.
- */
-void	pcapint_writer_set_name(const char *name);
-
-/*
- * 0 if the writer thread can be pinned to that CPU (it exists and this
- * process may run on it), -1 with errbuf filled in otherwise.
- */
-int	pcapint_writer_check_cpu(int cpu, char *errbuf);
-
-/*
  * Producer side; only ever called from one thread at a time.
  *
  * pcapint_writer_put() copies one record (len bytes, len <= ring size)
