@@ -141,7 +141,7 @@ int main(void)
     set(LIBS "${LIBS} ${CMAKE_THREAD_LIBS_INIT}")
     set(LIBS_STATIC "${LIBS_STATIC} ${CMAKE_THREAD_LIBS_INIT}")
     set(LIBS_PRIVATE "${LIBS_PRIVATE} ${CMAKE_THREAD_LIBS_INIT}")
-    list(APPEND PROJECT_SOURCE_LIST_C sf-writer.c sf-writer-sched.c
+    list(APPEND PROJECT_SOURCE_LIST_C sf-writer.c sf-writer-put.c sf-writer-sched.c
         sf-compress-thread.c
         sf-compress-jobs.c sf-close-async.c)
     #

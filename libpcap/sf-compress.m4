@@ -129,7 +129,8 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 		ADDITIONAL_LIBS="$ADDITIONAL_LIBS $PTHREAD_LIBS"
 		ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC $PTHREAD_LIBS"
 		LIBS_PRIVATE="$LIBS_PRIVATE $PTHREAD_LIBS"
-		MODULE_C_SRC="$MODULE_C_SRC sf-writer.c sf-writer-sched.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-writer.c sf-writer-put.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-writer-sched.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-thread.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-jobs.c sf-close-async.c"
 		#

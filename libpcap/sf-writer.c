@@ -50,6 +50,10 @@
  * 64-bit byte counts that never wrap in practice; the ring position is
  * the count modulo the (power of two) ring size.
  *
+ * The producer's side, putting records into the ring, is in
+ * sf-writer-put.c; the ring's state, which both sides share, in
+ * sf-writer-ring.h.
+ *
  * The producer never blocks and, in steady state, makes no system call:
  * a record that does not fit is dropped and counted, never waited for --
  * waiting would stall the capture, which is the thing we are avoiding.
@@ -93,15 +97,7 @@
 #include "pcap-int.h"
 #include "sf-writer.h"
 #include "sf-writer-sched.h"
-
-/*
- * How long an idle writer sleeps before it looks at the ring again by
- * itself.  It bounds how long a few packets can wait in the ring when
- * the producer chose not to wake the writer for them.
- */
-#ifndef WRITER_IDLE_MS
-#define	WRITER_IDLE_MS		50
-#endif
+#include "sf-writer-ring.h"
 
 /*
  * The producer wakes a sleeping writer only when this many bytes are
@@ -142,64 +138,11 @@
 #define	WRITER_STALL_MS		10000
 #endif
 
-/* Keep the two sides' indices on cache lines of their own. */
-#define	CACHE_LINE		64
-
-struct pcapint_writer {
-	unsigned char	*ring;
-	size_t		size;		/* a power of two */
-	size_t		wake_bytes;
-	const struct pcapint_writer_ops *ops;
-	void		*ctx;
-
-	/* Producer's side. */
-	char		pad0[CACHE_LINE];
-	uint64_t	head;		/* bytes ever put; release-stored */
-	uint64_t	tail_seen;	/* producer's last view of tail */
-	uint64_t	records_in;
-	uint64_t	bytes_in;
-	uint64_t	dropped_full;
-	uint64_t	dropped_error;
-	size_t		high_water_seen; /* the producer's measure of it */
-
-	/* Writer's side. */
-	char		pad1[CACHE_LINE];
-	uint64_t	tail;		/* bytes ever consumed; release-stored */
-	uint64_t	flush_seen;	/* last flush request carried out */
-	size_t		high_water;
-	int		error;		/* sticky errno value */
-	int		sleeping;	/* writer waits on "wake" */
-	int		nice_incr;	/* read once, at the thread's start */
-	int		blocking;	/* put waits for room */
-	int		waiting;	/* a blocking put waits on "room" */
-
-	/* Requests, under the mutex. */
-	char		pad2[CACHE_LINE];
-	pthread_mutex_t	lock;
-	pthread_cond_t	wake;		/* the writer waits here */
-	pthread_cond_t	done;		/* flush and stop wait here */
-	pthread_cond_t	room;		/* a blocking put waits here */
-	int		started;	/* the thread has set itself up */
-	int		start_err;	/* errno value of that, or 0 */
-	uint64_t	flush_req;
-	uint64_t	flush_done;
-	int		stop;
-	int		stalled;	/* a flush gave up waiting */
-
-	pthread_t	thread;
-};
-
-static size_t
-ring_used(uint64_t head, uint64_t tail)
-{
-	return ((size_t)(head - tail));
-}
-
 /*
  * After freeing room: wake a blocking producer waiting for it.  The
  * release store of tail, the fence, then the load of "waiting" pair
  * with the producer's store of "waiting", fence, load of tail in
- * writer_wait_room(), as in the sleep handshake below; the producer
+ * writer_wait_room() (sf-writer-put.c), as in the sleep handshake below; the producer
  * holds the mutex from that check until it waits, so taking it here
  * means the broadcast cannot come between the two.
  */
@@ -463,135 +406,6 @@ fail_thread:
 	free(w->ring);
 	free(w);
 	return (NULL);
-}
-
-static void
-ring_copy(struct pcapint_writer *w, uint64_t pos, const void *src, size_t len)
-{
-	size_t off = (size_t)(pos & (w->size - 1));
-	size_t first = w->size - off;
-
-	if (first >= len)
-		memcpy(w->ring + off, src, len);
-	else {
-		memcpy(w->ring + off, src, first);
-		memcpy(w->ring, (const unsigned char *)src + first,
-		    len - first);
-	}
-}
-
-/*
- * Blocking mode: wait until len bytes fit after head, or the writer has
- * a sticky error (it then discards what is in the ring, so the wait
- * ends either way).  Returns 0 when they fit, -1 on the error.  The
- * timed wait only bounds the cost of a missed wake-up, which the
- * handshake in writer_wake_producer() rules out.
- */
-static int
-writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
-{
-	struct timespec deadline;
-	int err;
-
-	pthread_mutex_lock(&w->lock);
-	__atomic_store_n(&w->waiting, 1, __ATOMIC_SEQ_CST);
-	for (;;) {
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
-		err = __atomic_load_n(&w->error, __ATOMIC_ACQUIRE);
-		if (err != 0 || len <= w->size - ring_used(head, w->tail_seen))
-			break;
-		/* A full ring is more than wake_bytes: the writer runs. */
-		if (__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED)) {
-			__atomic_store_n(&w->sleeping, 0, __ATOMIC_RELAXED);
-			pthread_cond_signal(&w->wake);
-		}
-		clock_gettime(CLOCK_REALTIME, &deadline);
-		deadline.tv_nsec += WRITER_IDLE_MS * 1000000L;
-		if (deadline.tv_nsec >= 1000000000L) {
-			deadline.tv_sec++;
-			deadline.tv_nsec -= 1000000000L;
-		}
-		(void)pthread_cond_timedwait(&w->room, &w->lock, &deadline);
-	}
-	__atomic_store_n(&w->waiting, 0, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&w->lock);
-	return (err != 0 ? -1 : 0);
-}
-
-int
-pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
-    const void *b, size_t blen)
-{
-	size_t len = alen + blen;
-	uint64_t head = w->head;
-
-	if (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE) != 0) {
-		w->dropped_error++;
-		return (-1);
-	}
-	if (len > w->size - ring_used(head, w->tail_seen)) {
-		/* Only now look at what the writer has freed. */
-		w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
-		/*
-		 * The writer measures the fill when it consumes, which it
-		 * does not while it waits in write(): that is when the
-		 * ring fills up, so measure here too.
-		 */
-		if (ring_used(head, w->tail_seen) > w->high_water_seen)
-			w->high_water_seen = ring_used(head, w->tail_seen);
-		if (len > w->size - ring_used(head, w->tail_seen) &&
-		    (!w->blocking || len > w->size ||
-		    writer_wait_room(w, head, len) != 0)) {
-			if (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE) != 0)
-				w->dropped_error++;
-			else
-				w->dropped_full++;
-			return (-1);
-		}
-	}
-	ring_copy(w, head, a, alen);
-	if (blen != 0)
-		ring_copy(w, head + alen, b, blen);
-	__atomic_store_n(&w->head, head + len, __ATOMIC_RELEASE);
-	w->records_in++;
-	w->bytes_in += len;
-
-	/*
-	 * See the handshake in writer_main().  The flag is cleared here,
-	 * under the mutex, so that one sleep gets one wake-up: left to
-	 * the writer, it stays set until the writer has run again, and
-	 * every record put meanwhile would take the mutex, which the
-	 * waking writer wants too, and signal again.
-	 */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED))
-		return (0);
-	/*
-	 * tail_seen is only brought up to date when the ring looks full,
-	 * so it can be far behind: by it, wake_bytes would seem to wait
-	 * long after the writer took them, and every record would wake
-	 * the writer to find less than that and sleep again.  A sleeping
-	 * writer does not move tail, so reading it now is cheap.  With
-	 * these two changes, copying a 152 MB savefile through the writer
-	 * takes a few thousand context switches instead of 100,000.
-	 */
-	w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
-	if (ring_used(head + len, w->tail_seen) >= w->wake_bytes) {
-		pthread_mutex_lock(&w->lock);
-		if (__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED)) {
-			__atomic_store_n(&w->sleeping, 0, __ATOMIC_RELAXED);
-			pthread_cond_signal(&w->wake);
-		}
-		pthread_mutex_unlock(&w->lock);
-	}
-	return (0);
-}
-
-int
-pcapint_writer_put(struct pcapint_writer *w, const void *buf, size_t len)
-{
-	return (pcapint_writer_put2(w, buf, len, NULL, 0));
 }
 
 /*

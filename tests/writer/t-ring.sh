@@ -19,7 +19,7 @@ run_variant() {
 	# shellcheck disable=SC2086
 	if ! $CC $2 $inc -o "$TMPDIR/ring-$1" \
 	    "$SLUICE_SRCDIR/tests/writer/ring-test.c" "$src/sf-writer.c" \
-	    "$src/sf-writer-sched.c" \
+	    "$src/sf-writer-put.c" "$src/sf-writer-sched.c" \
 	    -lpthread >"$TMPDIR/build-$1.log" 2>&1; then
 		t_fail "$1: build"
 		sed 's/^/#   /' "$TMPDIR/build-$1.log" | head -20
