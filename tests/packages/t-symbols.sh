@@ -13,17 +13,20 @@ need_cmd dpkg-gensymbols
 : "${SLUICE_DEB_DIR:?run this through make check-packages}"
 
 tree=$(ls -d "$SLUICE_DEB_DIR"/sluice-*/ 2>/dev/null | head -1)
-lib=$(ls "$tree"debian/libpcap0.8/usr/lib/*/libpcap.so.*.*.* 2>/dev/null | head -1)
+# The library package of the host's release: libpcap0.8t64 from trixie on.
+pkg=libpcap0.8
+[ -d "$tree"debian/libpcap0.8t64 ] && pkg=libpcap0.8t64
+lib=$(ls "$tree"debian/$pkg/usr/lib/*/libpcap.so.*.*.* 2>/dev/null | head -1)
 if [ -z "$lib" ]; then
-	t_fail "the package build tree in $SLUICE_DEB_DIR has libpcap0.8's library"
+	t_fail "the package build tree in $SLUICE_DEB_DIR has $pkg's library"
 	t_done
 fi
 symbols=$SLUICE_SRCDIR/packaging/debian/libpcap0.8.symbols
-version=$(dpkg-deb -f "$SLUICE_DEB_DIR"/libpcap0.8_*.deb Version)
+version=$(dpkg-deb -f "$SLUICE_DEB_DIR"/${pkg}_*.deb Version)
 
 # gensymbols SYMBOLS-FILE: dpkg-gensymbols -c4 on the built library.
 gensymbols() {
-	(cd "$tree" && dpkg-gensymbols -c4 -plibpcap0.8 -Pdebian/libpcap0.8 \
+	(cd "$tree" && dpkg-gensymbols -c4 -p$pkg -Pdebian/$pkg \
 	    -v"$version" -I"$1" -O"$TMPDIR/out.symbols" -e"$lib") >"$TMPDIR/gs.log" 2>&1
 }
 
@@ -49,11 +52,14 @@ else
 	sed 's/^/#   /' "$TMPDIR/gs.log" | head -20
 fi
 
-# Bookworm's 96 symbols keep Debian's minimal versions (1.10.3 and
-# older); only ours ask for our package.
+# Debian's 96 symbols keep Debian's minimal versions (1.10.3 and
+# older); only ours ask for our package, at a version above Debian's
+# 1.10.5-2.
 old=$(grep -c '@Base [01]\.[0-9.]*$' "$symbols")
-ours=$(grep -c "@Base 1.10.5-2~sluice" "$symbols")
-t_expect_eq "the symbols file lists bookworm's 96 symbols at Debian's versions" 96 "$old"
+ours=$(grep -c "@Base 1.10.5-2+sluice1~$" "$symbols")
+t_expect_eq "the symbols file lists Debian's 96 symbols at Debian's versions" 96 "$old"
+t_check "our additions' minimal version sorts above Debian's 1.10.5-2" \
+    dpkg --compare-versions 1.10.5-2+sluice1~ gt 1.10.5-2
 exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBR]$/ { n++ } END { print n }')
 t_expect_eq "the library exports exactly the listed symbols" "$exported" "$((old + ours))"
 
