@@ -64,9 +64,10 @@
  * "erspan", then, with -v, the type ("type2"), the session ID, the
  * encapsulation of type II or the bad/short frame status (BSO) of type
  * III, with -v the class of service, the truncation bit and the type II
- * index, and then the mirrored frame.  Type I has no header and prints
- * as "erspan type1".  A type III frame type other than 0 (Ethernet) is
- * named, not decoded as Ethernet.
+ * index, the frame type of type III ("ft Ethernet"), and then the
+ * mirrored frame.  Type I has no header and prints as "erspan type1".
+ * A type III frame of another type than Ethernet is named, not decoded
+ * as Ethernet.
  */
 
 #include <config.h>
@@ -104,6 +105,10 @@
 #define ERSPAN_III_FT(w2)	(((w2) >> 10) & 0x1f)
 #define ERSPAN_III_O		0x0001
 
+/* Type III frame types. */
+#define ERSPAN_III_FT_ETHERNET	0
+#define ERSPAN_III_FT_IP	2
+
 #define ERSPAN_II_HDRLEN	8
 #define ERSPAN_III_HDRLEN	12
 #define ERSPAN_III_SUBHDRLEN	8
@@ -113,6 +118,12 @@ static const struct tok erspan_bso_values[] = {
 	{ 1, "Short" },
 	{ 2, "Oversized" },
 	{ 3, "Bad" },
+	{ 0, NULL }
+};
+
+static const struct tok erspan_ft_values[] = {
+	{ ERSPAN_III_FT_ETHERNET, "Ethernet" },
+	{ ERSPAN_III_FT_IP, "IP" },
 	{ 0, NULL }
 };
 
@@ -195,7 +206,7 @@ erspan_iii_print(netdissect_options *ndo, const u_char *bp, u_int len)
 {
 	uint32_t w0;
 	uint16_t w2;
-	u_int hdrlen;
+	u_int hdrlen, ft;
 
 	if (len < 4)
 		goto invalid;
@@ -210,18 +221,20 @@ erspan_iii_print(netdissect_options *ndo, const u_char *bp, u_int len)
 		goto invalid;
 	hdrlen = ERSPAN_III_HDRLEN;
 	w2 = GET_BE_U_2(bp + 10);
+	ft = ERSPAN_III_FT(w2);
+	ND_PRINT(" ft %s", tok2str(erspan_ft_values, "unknown %x", ft));
 	if (w2 & ERSPAN_III_O) {
 		if (len < ERSPAN_III_HDRLEN + ERSPAN_III_SUBHDRLEN)
 			goto invalid;
 		hdrlen += ERSPAN_III_SUBHDRLEN;
 	}
 	ND_TCHECK_LEN(bp, hdrlen);
-	if (ERSPAN_III_FT(w2) != 0) {
+	if (ft != ERSPAN_III_FT_ETHERNET) {
 		/*
-		 * Only frame type 0 is an Ethernet frame; the others (IP,
+		 * Only an Ethernet frame is decoded; the others (IP,
 		 * 802.11, ...) are not printed rather than printed wrongly.
 		 */
-		ND_PRINT(" frame type %u", ERSPAN_III_FT(w2));
+		ND_PRINT(": Frame type unknown");
 		return;
 	}
 	erspan_frame_print(ndo, bp + hdrlen, len - hdrlen);

@@ -42,13 +42,13 @@ expect_output() {
 cat >"$TMPDIR/plain.txt" <<'OUT'
 IP 10.0.0.1 > 10.0.0.2: GREv0, length 66: erspan type1: IP 192.168.0.1.1025 > 192.168.0.2.80: Flags [P.], seq 1:9, ack 0, win 8192, length 8: HTTP
 IP 10.0.0.1 > 10.0.0.2: GREv0, key=0x1002, seq 2, length 82: erspan session 7 vlan 100: IP 192.168.0.1.1026 > 192.168.0.2.80: Flags [P.], seq 2:10, ack 0, win 8192, length 8: HTTP
-IP 10.0.0.1 > 10.0.0.2: GREv0, seq 3, length 82: erspan session 1023 bso Bad: IP 192.168.0.1.1027 > 192.168.0.2.443: Flags [P.], seq 3:11, ack 0, win 8192, length 8
-IP6 2001:db8::1 > 2001:db8::2: GREv0, length 74: erspan session 9 bso Good/unknown: IP 192.168.0.1.1028 > 192.168.0.2.5000: UDP, length 8
-IP 10.0.0.1 > 10.0.0.2: GREv0, length 78: erspan session 0 bso Good/unknown frame type 2
+IP 10.0.0.1 > 10.0.0.2: GREv0, seq 3, length 82: erspan session 1023 bso Bad ft Ethernet: IP 192.168.0.1.1027 > 192.168.0.2.443: Flags [P.], seq 3:11, ack 0, win 8192, length 8
+IP6 2001:db8::1 > 2001:db8::2: GREv0, length 74: erspan session 9 bso Good/unknown ft Ethernet: IP 192.168.0.1.1028 > 192.168.0.2.5000: UDP, length 8
+IP 10.0.0.1 > 10.0.0.2: GREv0, length 78: erspan session 0 bso Good/unknown ft IP: Frame type unknown
 IP 10.0.0.1 > 10.0.0.2: GREv0, seq 6, length 78: erspan erspan-unknown-version-2
 IP 10.0.0.1 > 10.0.0.2: GREv0, length 78: erspan erspan-unknown-version-1
 IP 10.0.0.1 > 10.0.0.2: GREv0, seq 8, length 78: erspan session 3 [|erspan]
-IP 10.0.0.1 > 10.0.0.2: GREv0, length 86: erspan session 0 bso Good/unknown:  [|ether]
+IP 10.0.0.1 > 10.0.0.2: GREv0, length 86: erspan session 0 bso Good/unknown ft Ethernet:  [|ether]
 OUT
 expect_output "tcpdump -n: each type and malformation" "$TMPDIR/plain.txt" \
     -t -n -r "$p"
@@ -64,14 +64,14 @@ IP (tos 0x0, ttl 64, id 4660, offset 0, flags [DF], proto GRE (47), length 102)
     192.168.0.1.1026 > 192.168.0.2.80: Flags [P.], cksum 0x0000 (incorrect -> 0x90af), seq 2:10, ack 0, win 8192, length 8: HTTP
 IP (tos 0x0, ttl 64, id 4660, offset 0, flags [DF], proto GRE (47), length 102)
     10.0.0.1 > 10.0.0.2: GREv0, Flags [sequence# present], seq 3, length 82
-	erspan type3 session 1023 bso Bad cos 7: IP (tos 0x0, ttl 64, id 3, offset 0, flags [none], proto TCP (6), length 48)
+	erspan type3 session 1023 bso Bad cos 7 ft Ethernet: IP (tos 0x0, ttl 64, id 3, offset 0, flags [none], proto TCP (6), length 48)
     192.168.0.1.1027 > 192.168.0.2.443: Flags [P.], cksum 0x0000 (incorrect -> 0x8f41), seq 3:11, ack 0, win 8192, length 8
 IP6 (hlim 64, next-header GRE (47), payload length 74) 2001:db8::1 > 2001:db8::2: GREv0, Flags [none], length 74
-	erspan type3 session 9 bso Good/unknown cos 0: IP (tos 0x0, ttl 64, id 4, offset 0, flags [none], proto UDP (17), length 36)
+	erspan type3 session 9 bso Good/unknown cos 0 ft Ethernet: IP (tos 0x0, ttl 64, id 4, offset 0, flags [none], proto UDP (17), length 36)
     192.168.0.1.1028 > 192.168.0.2.5000: UDP, length 8
 IP (tos 0x0, ttl 64, id 4660, offset 0, flags [DF], proto GRE (47), length 98)
     10.0.0.1 > 10.0.0.2: GREv0, Flags [none], length 78
-	erspan type3 session 0 bso Good/unknown cos 0 frame type 2
+	erspan type3 session 0 bso Good/unknown cos 0 ft IP: Frame type unknown
 IP (tos 0x0, ttl 64, id 4660, offset 0, flags [DF], proto GRE (47), length 98)
     10.0.0.1 > 10.0.0.2: GREv0, Flags [sequence# present], seq 6, length 78
 	erspan erspan-unknown-version-2
@@ -83,7 +83,7 @@ IP (tos 0x0, ttl 64, id 4660, offset 0, flags [DF], proto GRE (47), length 98)
 	erspan type2 session 3 cos 0 [|erspan]
 IP (tos 0x0, ttl 64, id 4660, offset 0, flags [DF], proto GRE (47), length 106)
     10.0.0.1 > 10.0.0.2: GREv0, Flags [none], length 86
-	erspan type3 session 0 bso Good/unknown cos 0:  [|ether]
+	erspan type3 session 0 bso Good/unknown cos 0 ft Ethernet:  [|ether]
 OUT
 expect_output "tcpdump -n -v: each type and malformation" "$TMPDIR/verbose.txt" \
     -t -n -v -r "$p"
@@ -92,7 +92,7 @@ expect_output "tcpdump -n -v: each type and malformation" "$TMPDIR/verbose.txt" 
 # valid type II and III frames 2-4).  The format is the one of
 # tcpdump's development branch, which prints the VLAN of type II only
 # when it is a tag (encapsulation 1 or 2), and of type III nothing past
-# the class of service.
+# the class of service but the frame type.
 "$TCPDUMP" -t -n -v -r "$p" 2>/dev/null | grep 'erspan' >"$TMPDIR/lines.txt"
 tshark -r "$p" -Y 'frame.number >= 2 && frame.number <= 4' -T fields \
     -e frame.number -e erspan.version -e erspan.spanid -e erspan.vlan \
@@ -104,7 +104,7 @@ while read -r num ver sid vlan cos index; do
 	if [ "$ver" = 1 ]; then
 		want="erspan type2 session $sid vlan $vlan cos $cos *index $index: "
 	else
-		want="erspan type3 session $sid bso * cos $cos: "
+		want="erspan type3 session $sid bso * cos $cos ft Ethernet: "
 	fi
 	# shellcheck disable=SC2254
 	case $line in
@@ -136,9 +136,10 @@ done
 t_expect_eq "one line per cut frame" 351 \
     "$("$TCPDUMP" -t -n -r "$TMPDIR/cut.pcap" 2>/dev/null | wc -l | tr -d ' ')"
 # Word 0 complete, rest of the header cut: 4 type II cuts (54-57) and
-# 16 type III cuts (62-77, with the platform subheader).
+# 16 type III cuts (62-77, with the platform subheader; the frame type
+# is printed once word 2 is there).
 t_expect_eq "cut frames: ERSPAN headers cut are reported as such" 20 \
-    "$("$TCPDUMP" -t -n -r "$TMPDIR/cut.pcap" 2>/dev/null | grep -c ' erspan session [0-9]*\( bso [A-Za-z/]*\)\{0,1\} \[|erspan\]$')"
+    "$("$TCPDUMP" -t -n -r "$TMPDIR/cut.pcap" 2>/dev/null | grep -c ' erspan session [0-9]*\( bso [A-Za-z/]*\)\{0,1\}\( ft [A-Za-z]*\)\{0,1\} \[|erspan\]$')"
 
 # The sample captures: one "erspan" line per ERSPAN packet, with
 # the session IDs tshark finds.
@@ -156,7 +157,7 @@ if [ -d "$data" ]; then
 		t_expect_eq "$name: session IDs" "$want" "$got"
 	done
 	got=$("$TCPDUMP" -n -r "$data/erspan-type-iii-ft-7.pcap" 2>/dev/null |
-	    grep -c ': erspan session 101 bso Bad frame type 7$')
+	    grep -c ': erspan session 101 bso Bad ft unknown 7: Frame type unknown$')
 	t_expect_eq "erspan-type-iii-ft-7.pcap: frame type 7 not decoded as Ethernet" \
 	    58 "$got"
 else
