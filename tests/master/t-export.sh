@@ -1,0 +1,72 @@
+#!/bin/sh
+#
+# "make export-upstream BASE=master DIR=D" writes the master series as
+# mail-ready pull requests: D/libpcap/NN-name/ and D/tcpdump/NN-name/,
+# one folder per topic of patches/master/COMP/topics, in order, each
+# with its cover letter (0000-cover-letter.patch, the topic's subject and
+# text) and its commits as git format-patch files without our
+# Upstream-Status trailers.  Nothing in them names our project except as
+# the authors' affiliation (the From:, Signed-off-by: and shortlog lines).
+# That git am applies them in order to the pinned snapshots is
+# t-series.sh's to check.  BASE=release writes today's series the same
+# way.
+
+. "$SLUICE_SRCDIR/tests/lib.sh"
+need_cmd git
+
+snapshots=${SLUICE_UPSTREAM_DIR:-$SLUICE_SRCDIR/../shared/upstream}
+if [ ! -d "$snapshots" ]; then
+	echo "1..0 # SKIP the snapshots are absent ($snapshots)"
+	exit 77
+fi
+
+out=$TMPDIR/out
+t_check "make export-upstream BASE=master writes the series" \
+    make -s -C "$SLUICE_BUILDDIR" export-upstream BASE=master DIR="$out"
+for comp in libpcap tcpdump; do
+	topics=$SLUICE_SRCDIR/patches/master/$comp/topics
+	want=$(awk '/^topic / { n++; printf "%02d-%s\n", n, $2 }' "$topics")
+	got=$(cd "$out/$comp" && ls -d [0-9][0-9]-* 2>/dev/null)
+	t_expect_eq "$comp: one folder per pull request, in order" "$want" "$got"
+	for d in $got; do
+		subject=$(awk -v t="${d#??-}" '$1 == "topic" { on = ($2 == t) }
+		    on && $1 == "subject:" { sub(/^subject: /, ""); print; exit }' "$topics")
+		t_check "$comp/$d: the cover letter has the topic's subject" \
+		    grep -qF "] $subject" "$out/$comp/$d/0000-cover-letter.patch"
+	done
+	patches=$(find "$out/$comp" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort)
+	# shellcheck disable=SC2086 # the patch files, one word each
+	t_expect_eq "$comp: every patch is signed off" "" "$(grep -L '^Signed-off-by: ' $patches)"
+	# Each subject, "[PATCH ...]" cut and folded header lines joined,
+	# within tcpdump's 50 characters.
+	long=$(for f in $patches; do
+		awk '/^Subject: / { s = $0; getline; while ($0 ~ /^[ \t]/) { s = s $0; getline }
+		    sub(/^Subject: \[PATCH[^]]*\] /, "", s); print s; exit }' "$f"
+	done | awk 'length > 50')
+	t_expect_eq "$comp: no subject is longer than 50 characters" "" "$long"
+	t_check "$comp: no patch keeps an Upstream-Status trailer" \
+	    sh -c "! grep -rq '^Upstream-Status:' '$out/$comp'"
+	# What names us, other than the authors' affiliation.
+	named=$(grep -rin sluice "$out/$comp" |
+	    grep -v ':From: sluice developers <sluice@example.org>$' |
+	    grep -v ':Signed-off-by: sluice developers <sluice@example.org>$' |
+	    grep -v ':sluice developers ([0-9]*):$')
+	t_expect_eq "$comp: nothing names the project but the authors' affiliation" "" "$named"
+done
+# bad_call DESCRIPTION EXPECTED-TEXT MAKE-ARGS...: make fails, saying so.
+bad_call() {
+	_desc=$1
+	_want=$2
+	shift 2
+	if make -s -C "$SLUICE_BUILDDIR" export-upstream "$@" >"$TMPDIR/err" 2>&1; then
+		t_fail "$_desc: make succeeded"
+	else
+		t_check "$_desc: make fails and says \"$_want\"" grep -qF "$_want" "$TMPDIR/err"
+	fi
+}
+bad_call "without DIR" "name the directory: DIR=" BASE=master
+bad_call "with an unknown BASE" "unknown SLUICE_BASE next" BASE=next DIR="$TMPDIR/next"
+t_check "BASE=release writes today's series the same way" \
+    make -s -C "$SLUICE_BUILDDIR" export-upstream BASE=release DIR="$TMPDIR/release"
+t_check "... with its topics' folders" test -s "$TMPDIR/release/libpcap/01-version-extra/0000-cover-letter.patch"
+t_done

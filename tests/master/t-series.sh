@@ -1,0 +1,46 @@
+#!/bin/sh
+#
+# The master series (patches/master/) on the pinned snapshots of
+# libpcap's and tcpdump's development branches, as their maintainers
+# would take it (build-aux/sluice-upstream-check): every commit applies
+# with git am and builds with autotools, the last one with CMake too,
+# and there each project's own suite fails nothing and passes what it
+# passes on the pristine snapshot plus our new rows: libpcap's
+# testprogs/TESTrun 14,625 + LIBPCAP_ROWS, tcpdump's TESTrun 794 +
+# TCPDUMP_ROWS (none of the pull requests ported so far adds a row to
+# upstream's harness).  The build is left in $SLUICE_BUILDDIR/upstream-master
+# for the topics' own tests, t-topic-*.sh.  Skips where the snapshots
+# are absent (a clone without ../shared/upstream/).
+#
+# Run only when named (make check-upstream), as a stage of check-all.
+
+. "$SLUICE_SRCDIR/tests/lib.sh"
+need_cmd git autoreconf cmake
+
+LIBPCAP_ROWS=0
+TCPDUMP_ROWS=0
+work=$SLUICE_BUILDDIR/upstream-master
+sh "$SLUICE_SRCDIR/build-aux/sluice-upstream-check" "$SLUICE_SRCDIR" "$work" \
+    >"$TMPDIR/out" 2>&1
+rc=$?
+if [ $rc -eq 77 ]; then
+	echo "1..0 # SKIP $(tail -1 "$TMPDIR/out")"
+	exit 77
+fi
+sed 's/^/#   /' "$TMPDIR/out"
+t_expect_eq "the check ends with no failure" "0 sluice-upstream-check: 0 failed" \
+    "$rc $(tail -n 1 "$TMPDIR/out")"
+for comp in libpcap tcpdump; do
+	total=$(grep -c . "$work/export/$comp/series")
+	built=$(grep -c "^ok   $comp [0-9]*/$total .*: builds\$" "$TMPDIR/out")
+	t_expect_eq "every one of $comp's $total commits applies and builds" "$total" "$built"
+	t_check "$comp's last commit builds with CMake" \
+	    grep -q "^ok   $comp: the last commit builds with CMake\$" "$TMPDIR/out"
+done
+t_expect_eq "libpcap's make check: master's 14,625 and our rows pass, none fails" \
+    "suite libpcap: $((14625 + LIBPCAP_ROWS)) passed, 0 failed" \
+    "$(grep '^suite libpcap:' "$TMPDIR/out")"
+t_expect_eq "tcpdump's make check: master's 794 and our rows pass, none fails" \
+    "suite tcpdump: $((794 + TCPDUMP_ROWS)) passed, 0 failed" \
+    "$(grep '^suite tcpdump:' "$TMPDIR/out")"
+t_done
