@@ -116,7 +116,7 @@ refused "a patch left out" \
     "$topics must list every patch of the series once, in its order"
 sed -i 's/^0004$/0004 pcap-erspan.h/' "$topics"
 refused "a file added twice" "$topics adds these files more than once: pcap-erspan.h"
-sed -i 's/^0026 sf-compress-lzo.c$/0026/' "$topics"
+sed -i 's/^0027 sf-compress-lzo.c$/0027/' "$topics"
 refused "a file left out" "$topics adds no commit for these new files: sf-compress-lzo.c"
 sed -i 's/^0006$/0006 no-such-file.c/' "$topics"
 refused "a file that does not exist" \
