@@ -49,7 +49,7 @@ if capture ours "$TCPDUMP" "$LD_LIBRARY_PATH"; then
 	c=$(figure captured "$TMPDIR/ours.err")
 	r=$(figure "received by filter" "$TMPDIR/ours.err")
 	k=$(figure "dropped by kernel" "$TMPDIR/ours.err")
-	echo "# summary: sluice tcpdump at SIGINT: $c captured, $r received, $k dropped"
+	echo "# summary: tcpdump under test at SIGINT: $c captured, $r received, $k dropped"
 	t_expect_eq "every frame is captured" "$N" "$c"
 	t_expect_eq "the exit figures add up (captured = received - dropped)" \
 	    "$r" "$((c + k))"
@@ -61,6 +61,6 @@ if [ -x "$STOCK_TCPDUMP" ] && capture stock "$STOCK_TCPDUMP" "$STOCK_LD_LIBRARY_
 	c=$(figure captured "$TMPDIR/stock.err")
 	r=$(figure "received by filter" "$TMPDIR/stock.err")
 	k=$(figure "dropped by kernel" "$TMPDIR/stock.err")
-	echo "# summary: stock  tcpdump at SIGINT: $c captured, $r received, $k dropped"
+	echo "# summary: stock tcpdump at SIGINT: $c captured, $r received, $k dropped"
 fi
 t_done
