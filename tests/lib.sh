@@ -126,6 +126,27 @@ t_program() {
 	    "[ $_tprc = 0 ] && ! grep -q 'Sanitizer\|runtime error' '$_tp.out'"
 }
 
+# with_private_etc DIR CMD...: run CMD with the files of DIR in place of
+# those of /etc, through an overlay on /etc in a mount namespace of its
+# own, so that the system's /etc is never written.  Needs root.
+with_private_etc() {
+	_pe=$TMPDIR/private-etc.$$
+	rm -rf "$_pe" && mkdir -p "$_pe/up" "$_pe/work" || return 1
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare -m sh -c 'mount --make-rprivate / &&
+	    mount -t overlay overlay -o "lowerdir=/etc,upperdir=$1/up,workdir=$1/work" /etc &&
+	    cp "$2"/* /etc/ && shift 2 && exec "$@"' sh "$_pe" "$@"
+}
+
+# patch_subjects FILE...: each git format-patch file's subject, the
+# "[PATCH ...]" prefix cut and folded header lines joined.
+patch_subjects() {
+	for _f in "$@"; do
+		awk '/^Subject: / { s = $0; getline; while ($0 ~ /^[ \t]/) { s = s $0; getline }
+		    sub(/^Subject: \[PATCH[^]]*\] /, "", s); print s; exit }' "$_f"
+	done
+}
+
 # need_root / need_cmd: skip the whole script when something is missing.
 need_cmd() {
 	for _c in "$@"; do

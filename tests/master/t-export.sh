@@ -37,13 +37,9 @@ for comp in libpcap tcpdump; do
 	patches=$(find "$out/$comp" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort)
 	# shellcheck disable=SC2086 # the patch files, one word each
 	t_expect_eq "$comp: every patch is signed off" "" "$(grep -L '^Signed-off-by: ' $patches)"
-	# Each subject, "[PATCH ...]" cut and folded header lines joined,
-	# within tcpdump's 50 characters.
-	long=$(for f in $patches; do
-		awk '/^Subject: / { s = $0; getline; while ($0 ~ /^[ \t]/) { s = s $0; getline }
-		    sub(/^Subject: \[PATCH[^]]*\] /, "", s); print s; exit }' "$f"
-	done | awk 'length > 50')
-	t_expect_eq "$comp: no subject is longer than 50 characters" "" "$long"
+	# shellcheck disable=SC2086
+	t_expect_eq "$comp: no subject is longer than 50 characters" "" \
+	    "$(patch_subjects $patches | awk 'length > 50')"
 	t_check "$comp: no patch keeps an Upstream-Status trailer" \
 	    sh -c "! grep -rq '^Upstream-Status:' '$out/$comp'"
 	# What names us, other than the authors' affiliation.

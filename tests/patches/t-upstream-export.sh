@@ -17,15 +17,6 @@ repo=$TMPDIR/repo
 patch_queue_copy "$repo"
 patchq=$repo/build-aux/sluice-patchq
 
-# subjects FILE...: each patch's subject, the "[PATCH ...]" prefix cut
-# and folded header lines joined.
-subjects() {
-	for f in "$@"; do
-		awk '/^Subject: / { s = $0; getline; while ($0 ~ /^[ \t]/) { s = s $0; getline }
-		    sub(/^Subject: \[PATCH[^]]*\] /, "", s); print s; exit }' "$f"
-	done
-}
-
 for comp in libpcap tcpdump; do
 	out=$TMPDIR/export-$comp
 	if ! sh "$patchq" upstream "$comp" "$out" >"$TMPDIR/log" 2>&1; then
@@ -49,7 +40,7 @@ for comp in libpcap tcpdump; do
 	    "" "$(grep -L '^Signed-off-by: ' $patches)"
 	# shellcheck disable=SC2086
 	t_expect_eq "$comp: no subject is longer than 50 characters" \
-	    "" "$(subjects $patches | awk 'length > 50')"
+	    "" "$(patch_subjects $patches | awk 'length > 50')"
 	# The authors' name stays (From:, Signed-off-by:, copyright lines);
 	# no text upstream receives names our project otherwise.
 	t_expect_eq "$comp: no text names our project" "" \
@@ -58,7 +49,7 @@ for comp in libpcap tcpdump; do
 	    "" "$(grep -l '\*\*\* [A-Z]* HERE \*\*\*' "$out"/*/0000-cover-letter.patch)"
 	t_expect_eq "$comp: the cover letters carry the topics' subjects" \
 	    "$(sed -n 's/^subject: //p' "$repo/patches/$comp/topics")" \
-	    "$(subjects "$out"/*/0000-cover-letter.patch)"
+	    "$(patch_subjects "$out"/*/0000-cover-letter.patch)"
 	t_expect_eq "$comp: the patches are numbered within their topic" \
 	    "[PATCH $comp 1/" \
 	    "$(sed -n 's/^Subject: \(\[PATCH [a-z]* 1\/\).*/\1/p' "$(sed -n "1s|^|$out/|p" "$out/series")")"

@@ -12,9 +12,9 @@ need_root
 need_cmd unshare mount
 
 "$SLUICE_GEN" --type http --count 1 --out "$TMPDIR/one.pcap" >/dev/null 2>&1
-mkdir "$TMPDIR/up" "$TMPDIR/work"
-cat /etc/hosts >"$TMPDIR/hosts"
-cat >>"$TMPDIR/hosts" <<'HOSTS'
+mkdir "$TMPDIR/etc"
+cat /etc/hosts >"$TMPDIR/etc/hosts"
+cat >>"$TMPDIR/etc/hosts" <<'HOSTS'
 192.0.2.40 sluice-dual
 2001:db8::40 sluice-dual
 2001:db8::41 sluice-v6only
@@ -23,11 +23,7 @@ HOSTS
 # compile FILTER: tcpdump -d's output for FILTER, or its error, with the
 # private /etc/hosts.
 compile() {
-	# shellcheck disable=SC2016 # expanded by the inner shell
-	unshare -m sh -c 'mount --make-rprivate / &&
-	    mount -t overlay overlay -o "lowerdir=/etc,upperdir=$1/up,workdir=$1/work" /etc &&
-	    cp "$1/hosts" /etc/hosts && shift && exec "$@"' sh "$TMPDIR" \
-	    "$TCPDUMP" -r "$TMPDIR/one.pcap" -d "$1" 2>&1
+	with_private_etc "$TMPDIR/etc" "$TCPDUMP" -r "$TMPDIR/one.pcap" -d "$1" 2>&1
 }
 
 for proto in arp rarp; do

@@ -24,13 +24,10 @@ case "$CFLAGS" in
 	fi
 	run="valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=9" ;;
 esac
-mkdir "$TMPDIR/up" "$TMPDIR/work"
-printf '00:1b:2c:3d:4e:5f sluice-test-host\n' >"$TMPDIR/ethers"
-# shellcheck disable=SC2016 # expanded by the inner shell
-unshare -m sh -c 'mount --make-rprivate / &&
-    mount -t overlay overlay -o "lowerdir=/etc,upperdir=$1/up,workdir=$1/work" /etc &&
-    cp "$1/ethers" /etc/ethers && shift && exec "$@"' sh "$TMPDIR" \
-    $run "$prog" sluice-test-host >"$TMPDIR/out" 2>&1
+mkdir "$TMPDIR/etc"
+printf '00:1b:2c:3d:4e:5f sluice-test-host\n' >"$TMPDIR/etc/ethers"
+# shellcheck disable=SC2086 # $run is a command and its options
+with_private_etc "$TMPDIR/etc" $run "$prog" sluice-test-host >"$TMPDIR/out" 2>&1
 rc=$?
 t_relay "$TMPDIR/out"
 t_check "no leak and no error (exit $rc)" [ "$rc" = 0 ]
