@@ -59,7 +59,7 @@ pcapint_sfc_clock_ns(clockid_t clock)
 #endif
 
 void
-pcapint_sfc_block_compress(const struct pcapint_sfc_codec *codec,
+pcapint_sfc_block_compress(const struct pcapint_sfc_encoder *codec,
     struct pcapint_sfc_block *b)
 {
 	uint64_t start;

@@ -43,7 +43,7 @@
 #include <sys/types.h>
 
 #include "pcap-int.h"
-#include "sf-compress.h"
+#include "sf-compress-encoder.h"
 
 #define	PCAP_FILE_HDR_LEN	24	/* struct pcap_file_header on disk */
 #define	PCAP_REC_HDR_LEN	16	/* struct pcap_sf_pkthdr on disk */
@@ -105,7 +105,7 @@ extern uint64_t pcapint_sfc_clock_ns(clockid_t);
  * Compress a planned block with one call of the codec, on any thread,
  * timing the call with the CPU clock of that thread.
  */
-extern void pcapint_sfc_block_compress(const struct pcapint_sfc_codec *,
+extern void pcapint_sfc_block_compress(const struct pcapint_sfc_encoder *,
     struct pcapint_sfc_block *);
 
 #endif

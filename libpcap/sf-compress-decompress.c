@@ -119,7 +119,7 @@ pcapint_sfc_cookie_read(void *cookie, char *buf, size_t size)
 		}
 		ebuf[0] = '\0';
 		if (r->streaming) {
-			n = r->codec->dec_read(r->dec, &r->in, (u_char *)buf,
+			n = r->ops->dec_read(r->dec, &r->in, (u_char *)buf,
 			    size, &r->unit_off, &done, ebuf);
 			if (n < 0)
 				return (sfc_reader_error(r, n, ebuf));
@@ -148,7 +148,7 @@ pcapint_sfc_cookie_read(void *cookie, char *buf, size_t size)
 				r->hold = nhold;
 				r->hold_size = nsize;
 			}
-			n = r->codec->dec_read(r->dec, &r->in,
+			n = r->ops->dec_read(r->dec, &r->in,
 			    r->hold + r->hold_len, r->hold_size - r->hold_len,
 			    &r->unit_off, &done, ebuf);
 			if (n < 0) {

@@ -94,7 +94,7 @@ enum {
 };
 
 struct pcapint_sfc_jobs {
-	const struct pcapint_sfc_codec *codec;
+	const struct pcapint_sfc_encoder *codec;
 	struct pcapint_sfc_block slot[SFC_JOBS_SLOTS];
 
 	/* Under the lock. */
@@ -212,7 +212,7 @@ jobs_free(struct pcapint_sfc_jobs *j)
 }
 
 struct pcapint_sfc_jobs *
-pcapint_sfc_jobs_start(const struct pcapint_sfc_codec *codec, int level,
+pcapint_sfc_jobs_start(const struct pcapint_sfc_encoder *codec, int level,
     size_t block_size, u_int nhelpers, char *errbuf)
 {
 	struct pcapint_sfc_jobs *j;

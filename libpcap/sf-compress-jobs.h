@@ -79,7 +79,7 @@ u_int	pcapint_sfc_jobs_helpers(void);
  * Returns NULL with errbuf filled in on failure.
  */
 struct pcapint_sfc_jobs *pcapint_sfc_jobs_start(
-    const struct pcapint_sfc_codec *codec, int level, size_t block_size,
+    const struct pcapint_sfc_encoder *codec, int level, size_t block_size,
     u_int nhelpers, char *errbuf);
 
 /* How many helpers were started. */

@@ -103,20 +103,6 @@ pcap_dump_options_free(pcap_dump_options_t *o)
 	free(o);
 }
 
-/* The first container built that compresses, or store if there is none. */
-const struct pcapint_sfc_codec *
-pcapint_sfc_default_codec(void)
-{
-	u_int i;
-
-	for (i = 0; i < SFC_NCONTAINERS; i++) {
-		if (pcapint_sfc_containers[i].ops != NULL &&
-		    pcapint_sfc_containers[i].ops->compresses)
-			return (pcapint_sfc_containers[i].ops);
-	}
-	return (&pcapint_sfc_store);
-}
-
 /* The row of the container called name (namelen bytes), or NULL. */
 static const struct pcapint_sfc_container *
 sfc_find_container(const char *name, size_t namelen)
@@ -157,6 +143,7 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
     char *errbuf)
 {
 	const struct pcapint_sfc_container *c;
+	const struct pcapint_sfc_encoder *enc;
 	const char *colon;
 	size_t namelen;
 	char *end;
@@ -172,7 +159,7 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 	 * with a single level, or none, keeps its default_level.
 	 */
 	if (spec == NULL || strcmp(spec, "default") == 0) {
-		o->codec = pcapint_sfc_default_codec();
+		o->codec = pcapint_sfc_default_encoder();
 		o->level = o->codec->default_level;
 		o->adaptive = o->codec->compresses;
 		return (0);
@@ -184,21 +171,22 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 		sfc_unknown(spec, namelen, errbuf);
 		return (PCAP_ERROR);
 	}
-	if (c->ops == NULL) {
+	enc = pcapint_sfc_encoders[c - pcapint_sfc_containers];
+	if (enc == NULL) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "compression \"%s\" is not supported by this build of libpcap",
 		    c->name);
 		return (PCAP_ERROR);
 	}
-	if (!c->ops->compresses && colon != NULL) {
+	if (!enc->compresses && colon != NULL) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "compression \"%s\" takes no level", c->name);
 		return (PCAP_ERROR);
 	}
 	if (colon == NULL || strcmp(colon + 1, "auto") == 0) {
-		o->codec = c->ops;
-		o->level = c->ops->default_level;
-		o->adaptive = c->ops->compresses;
+		o->codec = enc;
+		o->level = enc->default_level;
+		o->adaptive = enc->compresses;
 		return (0);
 	}
 	errno = 0;
@@ -209,13 +197,13 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 		    colon + 1, c->name);
 		return (PCAP_ERROR);
 	}
-	if (level < c->ops->min_level || level > c->ops->max_level) {
+	if (level < enc->min_level || level > enc->max_level) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "compression level %ld out of range for %s (%d..%d)",
-		    level, c->name, c->ops->min_level, c->ops->max_level);
+		    level, c->name, enc->min_level, enc->max_level);
 		return (PCAP_ERROR);
 	}
-	o->codec = c->ops;
+	o->codec = enc;
 	o->level = (int)level;
 	o->adaptive = 0;
 	return (0);

@@ -35,10 +35,11 @@
 
 #include <stddef.h>
 
-#include "sf-compress.h"
+#include "sf-compress-encoder.h"
 
 struct pcap_dump_options {
-	const struct pcapint_sfc_codec *codec;	/* pcapint_sfc_store: none */
+	/* The container's encoder; pcapint_sfc_store for none. */
+	const struct pcapint_sfc_encoder *codec;
 	int	level;
 	size_t	block_size;
 	int	block_size_set;	/* by pcap_dump_options_set_block_size() */
@@ -47,8 +48,5 @@ struct pcap_dump_options {
 	int	nice_incr;	/* how much nicer the writer runs; 0: same */
 	int	adaptive;	/* the dumper picks the level ("zstd:auto") */
 };
-
-/* The codec "default" stands for. */
-extern const struct pcapint_sfc_codec *pcapint_sfc_default_codec(void);
 
 #endif

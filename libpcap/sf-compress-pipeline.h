@@ -58,7 +58,7 @@
 #include "sf-compress-sink.h"
 
 struct pcapint_sfc_pipeline {
-	const struct pcapint_sfc_codec *codec;
+	const struct pcapint_sfc_encoder *codec;
 	struct pcapint_sfc_assembler assembler;
 	struct pcapint_sfc_planner planner;
 	struct pcapint_sfc_sink sink;

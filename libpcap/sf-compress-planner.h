@@ -50,7 +50,7 @@
 #include "sf-compress-adapt.h"
 
 struct pcapint_sfc_planner {
-	const struct pcapint_sfc_codec *codec;
+	const struct pcapint_sfc_encoder *codec;
 	int	level;		/* the fixed level, or the first rung's */
 	size_t	block_size;	/* the largest block: what buffers hold */
 	size_t	block_full;	/* the size of the blocks to fill now */

@@ -79,7 +79,7 @@ static void
 sfc_reader_free(struct sfc_reader *r)
 {
 	if (r->dec != NULL)
-		r->codec->dec_free(r->dec);
+		r->ops->dec_free(r->dec);
 	free(r->hold);
 	free(r->in.buf);
 	free(r->units);
@@ -182,7 +182,7 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 		    errno, "malloc");
 		return (NULL);
 	}
-	r->codec = c->ops;
+	r->ops = c->dec;
 	r->name = c->name;
 	r->in.raw = fp;
 	r->in.size = SFC_READ_BUF;
@@ -212,7 +212,7 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	r->units[0].coff = 0;
 	r->units[0].uoff = 0;
 	r->nunits = 1;
-	r->dec = r->codec->dec_create(errbuf);
+	r->dec = r->ops->dec_create(errbuf);
 	if (r->dec == NULL) {
 		sfc_reader_free(r);
 		return (NULL);
@@ -287,7 +287,7 @@ pcapint_compressed_check_header(const uint8_t *magic, FILE *fp,
 	c = pcapint_sfc_container_by_magic(magic);
 	if (c == NULL)
 		return (NULL);
-	if (c->ops == NULL)
+	if (c->dec == NULL)
 		return (pcapint_sfc_cannot_read(c, errbuf, err));
 	return (sfc_open_reader(c, magic, fp, precision, errbuf, err));
 }

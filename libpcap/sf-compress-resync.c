@@ -77,7 +77,7 @@ pcapint_sfc_damage_end(struct sfc_reader *r)
 static int64_t
 sfc_find_unit(struct sfc_reader *r, int64_t from)
 {
-	const char *magic = r->codec->unit_magic;
+	const char *magic = r->ops->unit_magic;
 	size_t mlen = strlen(magic), keep = 0, n, i;
 	u_char buf[16384];
 	int64_t base = from;	/* raw offset of buf[0] */
@@ -121,7 +121,7 @@ pcapint_sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
 	struct pcapint_sfc_unit_start u;
 	int64_t next;
 
-	if (r->codec->unit_magic == NULL || !r->codec->dec_units_independent ||
+	if (r->ops->unit_magic == NULL || !r->ops->dec_units_independent ||
 	    r->streaming || r->hold_uoff == 0 || !pcapint_sfc_raw_seekable(r))
 		return (0);
 	if (r->damaged == 0 || r->unit_off > r->damaged_last) {

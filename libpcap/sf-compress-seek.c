@@ -99,7 +99,7 @@ sfc_unit_before(const struct sfc_reader *r, int64_t target)
 {
 	size_t lo, hi, mid;
 
-	if (!r->codec->dec_units_independent)
+	if (!r->ops->dec_units_independent)
 		return (&r->units[0]);
 	lo = 0;
 	hi = r->nunits;
@@ -126,7 +126,7 @@ sfc_use_seek_table(struct sfc_reader *r)
 	int64_t end;
 
 	r->table_tried = 1;
-	if (!r->codec->seek_table || !r->codec->dec_units_independent ||
+	if (!r->ops->seek_table || !r->ops->dec_units_independent ||
 	    pcapint_sfc_seektable_read(r->in.raw, r->raw_base, &u, &n,
 	    &end) != 0)
 		return;

@@ -45,14 +45,14 @@
 
 int
 pcapint_sfc_sink_init(struct pcapint_sfc_sink *s, FILE *f,
-    const struct pcapint_sfc_codec *codec, void *enc, char *errbuf)
+    const struct pcapint_sfc_encoder *codec, void *enc, char *errbuf)
 {
 	off_t off;
 
 	s->raw = f;
 	s->fd = fileno(f);
 	s->codec = codec;
-	s->name = pcapint_sfc_container_of(codec)->name;
+	s->name = SFC_ENCODER_NAME(codec);
 	/*
 	 * From here on we write to the descriptor, one write() per
 	 * block.

@@ -44,7 +44,7 @@ struct pcapint_sfc_sink {
 	FILE	*raw;		/* where the blocks go */
 	int	fd;		/* fileno(raw) */
 	int64_t	base;		/* offset of raw when the dumper began */
-	const struct pcapint_sfc_codec *codec;
+	const struct pcapint_sfc_encoder *codec;
 	const char *name;	/* the container's, for messages */
 	u_char	hdr[SFC_MAX_HEADER];	/* stream header not yet written */
 	size_t	hdr_len;
@@ -71,7 +71,7 @@ struct pcapint_sfc_sink {
  * filled in.
  */
 extern int pcapint_sfc_sink_init(struct pcapint_sfc_sink *, FILE *f,
-    const struct pcapint_sfc_codec *codec, void *enc, char *errbuf);
+    const struct pcapint_sfc_encoder *codec, void *enc, char *errbuf);
 
 /* Keep err and the message for what failed, unless an error is kept. */
 extern void pcapint_sfc_sink_fail(struct pcapint_sfc_sink *, int err,

@@ -37,7 +37,7 @@
 #include <config.h>
 
 #include "pcap-int.h"
-#include "sf-compress.h"
+#include "sf-compress-encoder.h"
 
 /* No state; a non-NULL pointer says the creation succeeded. */
 static int store_state;
@@ -70,20 +70,10 @@ store_enc_block(void *state _U_, const u_char *in, size_t len,
 	return ((ssize_t)len);
 }
 
-static void *
-store_dec_create(char *errbuf)
-{
-	snprintf(errbuf, PCAP_ERRBUF_SIZE,
-	    "a stored savefile is read as a plain savefile");
-	return (NULL);
-}
-
-const struct pcapint_sfc_codec pcapint_sfc_store = {
-	0,
+const struct pcapint_sfc_encoder pcapint_sfc_store = {
+	SFC_STORE, 0,
 	0, 0, 0,
 	store_enc_create, store_enc_free, store_enc_bound, store_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, NULL,
-	store_dec_create, store_enc_free, NULL,
-	0, 0, NULL,
 	NULL		/* one level: no ladder */
 };

@@ -70,7 +70,7 @@ pcapint_sfc_note_unit(struct sfc_reader *r, int64_t coff, int64_t uoff)
 	struct pcapint_sfc_unit_start *nu;
 	size_t nsize;
 
-	if (!r->codec->dec_units_independent ||
+	if (!r->ops->dec_units_independent ||
 	    coff <= r->units[r->nunits - 1].coff)
 		return;
 	if (r->nunits == r->units_size) {
@@ -99,12 +99,12 @@ pcapint_sfc_restart_at(struct sfc_reader *r,
 
 	if (fseeko(r->in.raw, (off_t)(r->raw_base + u->coff), SEEK_SET) != 0)
 		return (-1);
-	dec = r->codec->dec_create(ebuf);
+	dec = r->ops->dec_create(ebuf);
 	if (dec == NULL) {
 		errno = ENOMEM;
 		return (-1);
 	}
-	r->codec->dec_free(r->dec);
+	r->ops->dec_free(r->dec);
 	r->dec = dec;
 	r->in.pos = r->in.len = 0;
 	r->in.off = u->coff;

@@ -42,7 +42,7 @@
 struct sfc_reader {
 	struct sfc_reader *next;
 	FILE	*fp;		/* the cookie stream, p->rfile */
-	const struct pcapint_sfc_codec *codec;
+	const struct pcapint_sfc_decoder *ops;	/* the container's decoder */
 	const char *name;	/* the container's, for messages */
 	void	*dec;
 	struct pcapint_sfc_input in;

@@ -26,13 +26,14 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Compressed savefiles: the interface between the generic code (the
- * options in sf-compress-options.c, the dumper in sf-compress-dumper.c,
- * the reader in sf-compress-reader.c) and the containers, one file each:
- * sf-compress-store.c (no codec), sf-compress-zlib.c (gzip),
- * sf-compress-lz4.c (LZ4 frames), sf-compress-zstd.c (zstd frames) and
- * sf-compress-lzo.c (lzop).  The table of containers, with their names
- * and magic numbers, is in sf-compress-codecs.c.
+ * Compressed savefiles, reading: the interface between the reader
+ * (sf-compress-reader.c and the files it uses) and the containers'
+ * decoders, one file each: sf-compress-zlib-decode.c (gzip),
+ * sf-compress-lz4-decode.c (LZ4 frames), sf-compress-zstd-decode.c
+ * (zstd frames) and sf-compress-lzo-decode.c (lzop).  The table of
+ * containers, with their names and magic numbers, is in
+ * sf-compress-containers.c.  Writing adds its own interface on top of
+ * this one, sf-compress-encoder.h.
  */
 
 #ifndef sf_compress_h
@@ -123,61 +124,16 @@ struct pcapint_sfc_stream {
 };
 
 /*
- * A codec: how blocks are written into a container and read back.
- * Every container, the "store" one that does not compress included, is
- * a full set of these, so the generic code has no special case.
+ * A container's decoder: how its blocks are read back.  dec_read()
+ * fills at most size bytes and returns a count, 0 at a clean end or an
+ * SFC_DEC_ error; it sets *unit_off to the raw offset of the block or
+ * frame it is in, for error messages, and *unit_done when the bytes
+ * returned complete that unit and its checksum matched; it returns
+ * then, with 0 bytes if need be, so that no call returns bytes of two
+ * units.  0 without *unit_done is the end of the stream.  Streaming
+ * libraries use pcapint_sfc_stream_read() here.
  */
-struct pcapint_sfc_adapt_ladder;
-
-struct pcapint_sfc_codec {
-	int		compresses;	/* 0 for "store" */
-	int		min_level;
-	int		max_level;
-	int		default_level;
-
-	/*
-	 * Writing.  enc_create() returns codec state for blocks of at
-	 * most block_size bytes (with errbuf filled in on failure);
-	 * enc_bound() is the largest output enc_block() may produce for
-	 * one such block, header and trailer included.  enc_block()
-	 * compresses one block into out as one self-contained unit of
-	 * its container (a gzip member, an LZ4 or zstd frame, lzop
-	 * blocks), points *res at the result and returns its length, or
-	 * -1 with errbuf filled in; with try_codec zero it must not
-	 * spend CPU on compression and store the data.  *stored is set
-	 * when the block went out uncompressed.  enc_header() and
-	 * enc_trailer() write a stream header or end marker (lzop) and
-	 * return its length, 0 if the container has none.
-	 */
-	void	*(*enc_create)(int level, size_t block_size, char *errbuf);
-	void	(*enc_free)(void *);
-	size_t	(*enc_bound)(void *, size_t);
-	ssize_t	(*enc_block)(void *, const u_char *, size_t, u_char *, size_t,
-		    int try_codec, int *stored, const u_char **res,
-		    char *errbuf);
-	size_t	(*enc_header)(void *, u_char *);
-	size_t	(*enc_trailer)(void *, u_char *);
-#define	SFC_MAX_HEADER	64
-
-	/*
-	 * Set the level of the blocks enc_block() compresses from now
-	 * on, for a dumper that picks the level block by block; cheap
-	 * when the level does not change.  The bound of enc_bound() holds
-	 * at every level.  Returns 0, or -1 with errbuf filled in.  NULL
-	 * for a container with a single level (store, lzop).
-	 */
-	int	(*enc_level)(void *, int level, char *errbuf);
-
-	/*
-	 * Reading.  dec_read() fills at most size bytes and returns a
-	 * count, 0 at a clean end or an SFC_DEC_ error; it sets
-	 * *unit_off to the raw offset of the block or frame it is in,
-	 * for error messages, and *unit_done when the bytes returned
-	 * complete that unit and its checksum matched; it returns then,
-	 * with 0 bytes if need be, so that no call returns bytes of two
-	 * units.  0 without *unit_done is the end of the stream.
-	 * Streaming libraries use pcapint_sfc_stream_read() here.
-	 */
+struct pcapint_sfc_decoder {
 	void	*(*dec_create)(char *errbuf);
 	void	(*dec_free)(void *);
 	ssize_t	(*dec_read)(void *, struct pcapint_sfc_input *, u_char *,
@@ -206,23 +162,16 @@ struct pcapint_sfc_codec {
 	 * stand alone.
 	 */
 	const char *unit_magic;
-
-	/*
-	 * The codec's levels from the cheapest to the most thorough, for
-	 * a dumper whose level adapts (sf-compress-ladders.c); NULL for
-	 * a container with a single level.
-	 */
-	const struct pcapint_sfc_adapt_ladder *ladder;
 };
 
 extern ssize_t pcapint_sfc_stream_read(void *, struct pcapint_sfc_input *,
     u_char *, size_t, int64_t *, int *, char *);
 
 /*
- * The containers, in the order of preference for the default: the first
- * one built that compresses is the default.  A row whose codec was not
- * built has ops NULL, so that its files are recognised and refused with
- * a clear message rather than as "unknown file format".  The magic is
+ * The containers, in the order of preference for a dumper's default
+ * (sf-compress-encoders.c).  A row whose decoder was not built has dec
+ * NULL, so that its files are recognised and refused with a clear
+ * message rather than as "unknown file format".  The magic is
  * the container's own signature, all of it (lzop's is 9 bytes); files
  * are recognised by its first SFC_MAGIC_CHECK bytes at most.
  */
@@ -242,7 +191,7 @@ struct pcapint_sfc_container {
 	const char	*name;
 	u_char		magic[SFC_MAGIC_MAX];
 	u_int		magic_len;	/* 0 for "store": plain pcap */
-	const struct pcapint_sfc_codec *ops;	/* NULL: not built */
+	const struct pcapint_sfc_decoder *dec;	/* NULL: not built */
 };
 
 extern const struct pcapint_sfc_container
@@ -260,36 +209,18 @@ extern const struct pcapint_sfc_container *pcapint_sfc_container_by_magic(
 extern pcap_t *pcapint_sfc_cannot_read(const struct pcapint_sfc_container *,
     char *errbuf, int *err);
 
-/* The container a codec belongs to, for its name. */
-extern const struct pcapint_sfc_container *pcapint_sfc_container_of(
-    const struct pcapint_sfc_codec *);
-
-extern const struct pcapint_sfc_codec pcapint_sfc_store;
 #ifdef HAVE_ZLIB
-extern const struct pcapint_sfc_codec pcapint_sfc_gzip;
+extern const struct pcapint_sfc_decoder pcapint_sfc_gzip_decoder;
 #endif
 #ifdef HAVE_LIBLZ4
-extern const struct pcapint_sfc_codec pcapint_sfc_lz4;
+extern const struct pcapint_sfc_decoder pcapint_sfc_lz4_decoder;
 #endif
 #ifdef HAVE_LIBZSTD
-extern const struct pcapint_sfc_codec pcapint_sfc_zstd;
+extern const struct pcapint_sfc_decoder pcapint_sfc_zstd_decoder;
 #endif
 #ifdef HAVE_LIBLZO2
-extern const struct pcapint_sfc_codec pcapint_sfc_lzo;
+extern const struct pcapint_sfc_decoder pcapint_sfc_lzo_decoder;
 #endif
-
-/*
- * Little and big endian stores for the codecs (extract.h has the loads,
- * EXTRACT_BE_U_4() and friends, but no stores).
- */
-extern void pcapint_sfc_put_be32(u_char *, uint32_t);
-extern void pcapint_sfc_put_le32(u_char *, uint32_t);
-
-/* enc_header() and enc_trailer() of a container that has neither. */
-extern size_t pcapint_sfc_no_header(void *, u_char *);
-
-/* max(a, b) of two sizes, for the codecs' bounds. */
-#define	SFC_MAX_SIZE(a, b)	((a) > (b) ? (a) : (b))
 
 /*
  * The check_headers[] entry of savefile.c: recognises a compressed
@@ -298,22 +229,5 @@ extern size_t pcapint_sfc_no_header(void *, u_char *);
  */
 extern pcap_t *pcapint_compressed_check_header(const uint8_t *, FILE *,
     u_int, char *, int *);
-
-/*
- * Called by pcap_dump_flush(): writes out the partly filled block of a
- * compressed dumper; returns -1 if the dumper has a sticky error, 0
- * otherwise (including for a plain dumper).
- */
-extern int pcapint_dump_compress_flush(FILE *);
-
-/*
- * Called by pcap_dump() with a record's header, as it goes on disk, and
- * data: a compressed dumper takes the record directly, without stdio,
- * and 0 is returned; -1 means fp is a plain dumper (or one that is in
- * the middle of a record someone fwrite() in parts) and pcap_dump()
- * writes the record itself.
- */
-extern int pcapint_dump_compress_record(FILE *, const void *,
-    const u_char *, bpf_u_int32);
 
 #endif

@@ -31,104 +31,33 @@ dnl sf-compress-thread.c, the compression helpers in sf-compress-jobs.c)
 dnl and the closing thread (sf-close-async.c).  All of them are here,
 dnl out of configure.ac, so that the hook there stays two lines.
 dnl Included with m4_include from configure.ac, after the pthreads check.
+dnl A dumper writes what the reader reads: the reader's checks
+dnl (sf-compress-read.m4) come first, and a codec library is used for
+dnl writing where it was found for reading.
 dnl
-dnl AC_LBL_SF_COMPRESS_CODEC(name, VAR, pkg-config module, header,
-dnl     function, -l library, DEFINE, source file)
-dnl
-dnl --with-NAME=yes|no|if_available (default if_available): look the
-dnl library up with pkg-config, as the libnl check does, falling back to
-dnl the plain header and library; a codec that was asked for and is
-dnl missing is an error.
-AC_DEFUN([AC_LBL_SF_COMPRESS_CODEC],
-[
-	AC_ARG_WITH([$1],
-	    AS_HELP_STRING([--with-$1],
-		[compressed savefiles with $1 @<:@default=yes, if present@:>@]),
-	    [with_$1=$withval], [with_$1=if_available])
-	sf_compress_found_$1=no
-	if test "x$with_$1" != xno -a "x$sf_compress_cookie" = xyes; then
-		PKG_CHECK_MODULE([$2], [$3],
-		    [
-			sf_compress_found_$1=yes
-			V_INCLS="$V_INCLS $$2_CFLAGS"
-			ADDITIONAL_LIBS="$ADDITIONAL_LIBS $$2_LIBS"
-			ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC $$2_LIBS_STATIC"
-			REQUIRES_PRIVATE="$REQUIRES_PRIVATE $3"
-		    ],
-		    [
-			AC_CHECK_HEADER([$4],
-			    [AC_CHECK_LIB([$6], [$5],
-				[
-				    sf_compress_found_$1=yes
-				    ADDITIONAL_LIBS="$ADDITIONAL_LIBS -l$6"
-				    ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC -l$6"
-				    LIBS_PRIVATE="$LIBS_PRIVATE -l$6"
-				])])
-		    ])
-		if test "x$sf_compress_found_$1" = xyes; then
-			AC_DEFINE([$7], 1,
-			    [define if compressed savefiles can use $1])
-			MODULE_C_SRC="$MODULE_C_SRC $8"
-		elif test "x$with_$1" = xyes; then
-			AC_MSG_ERROR([--with-$1 was given, but $1 was not found])
-		fi
-	elif test "x$with_$1" = xyes; then
-		AC_MSG_ERROR([--with-$1 was given, but compressed savefiles need fopencookie()])
-	fi
-])
+m4_include([sf-compress-read.m4])
 
-dnl AC_LBL_SF_COMPRESS: fopencookie(), pthreads, and the BSD-licensed
-dnl codecs: zlib (gzip), liblz4, libzstd.  Whatever is missing, every
-dnl function pcap.h declares is built: without fopencookie() the dumper
-dnl and reader are sf-compress-unsupported.c, without pthreads the thread
-dnl glue and pcap_dump_close_async() are sf-compress-nothread.c.
+dnl AC_LBL_SF_COMPRESS: the reader's checks, which include pthreads, and
+dnl the encoders of the codecs the reader found.  Whatever is missing, every function
+dnl pcap.h declares is built: without fopencookie() the dumper is
+dnl sf-compress-nodumper.c, without pthreads the thread glue and
+dnl pcap_dump_close_async() are sf-compress-nothread.c.
 AC_DEFUN([AC_LBL_SF_COMPRESS],
 [
-	MODULE_C_SRC="$MODULE_C_SRC sf-compress-options.c sf-compress-codecs.c"
+	AC_LBL_SF_COMPRESS_READ
+	MODULE_C_SRC="$MODULE_C_SRC sf-compress-options.c sf-compress-encoders.c"
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-store.c sf-compress-policy.c"
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-ladders.c"
-	AC_CHECK_FUNCS(fopencookie,
-	    [sf_compress_cookie=yes], [sf_compress_cookie=no])
-	#
-	# The dumper, its writer thread and the reader share counters and
-	# flags between threads through the GCC/Clang __atomic builtins.
-	# A compiler without them (MSVC) gets the stubs: the functions
-	# exist and refuse with a message, and plain savefiles work.
-	#
-	AC_CACHE_CHECK([for the __atomic builtins],
-	    [ac_cv_lbl_sfc_atomics],
-	    [AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <stdint.h>]],
-		[[uint64_t v = 0; int i = 0, z = 0;
-		__atomic_store_n(&v, __atomic_load_n(&v, __ATOMIC_ACQUIRE) + 1,
-		    __ATOMIC_RELEASE);
-		(void)__atomic_compare_exchange_n(&i, &z, 1, 0,
-		    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		return (int)v;]])],
-		[ac_cv_lbl_sfc_atomics=yes], [ac_cv_lbl_sfc_atomics=no])])
-	if test "x$ac_cv_lbl_sfc_atomics" = xno; then
-		sf_compress_cookie=no
-	fi
 	if test "x$sf_compress_cookie" = xyes; then
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-dumper.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-pipeline.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-assembler.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-planner.c sf-compress-adapt.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-block.c sf-compress-sink.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-reader.c sf-compress-input.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-units.c sf-compress-decompress.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-seek.c sf-compress-resync.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-seektable.c"
 	else
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-unsupported.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-nodumper.c"
 	fi
-	if test "x$ac_lbl_have_pthreads" = xfound -a \
-	    "x$ac_cv_lbl_sfc_atomics" = xyes; then
-		AC_DEFINE(HAVE_PTHREADS, 1,
-		    [define if pthreads are available])
-		ADDITIONAL_LIBS="$ADDITIONAL_LIBS $PTHREAD_LIBS"
-		ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC $PTHREAD_LIBS"
-		LIBS_PRIVATE="$LIBS_PRIVATE $PTHREAD_LIBS"
+	if test "x$sf_compress_pthreads" = xyes; then
 		MODULE_C_SRC="$MODULE_C_SRC sf-writer.c sf-writer-put.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-writer-sched.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-thread.c"
@@ -147,12 +76,12 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 	else
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-nothread.c"
 	fi
-	AC_LBL_SF_COMPRESS_CODEC(zlib, ZLIB, zlib, zlib.h, deflateBound, z,
-	    HAVE_ZLIB, sf-compress-zlib.c)
-	AC_LBL_SF_COMPRESS_CODEC(lz4, LIBLZ4, liblz4, lz4frame.h,
-	    LZ4F_compressBegin, lz4, HAVE_LIBLZ4, sf-compress-lz4.c)
-	AC_LBL_SF_COMPRESS_CODEC(zstd, LIBZSTD, libzstd, zstd.h,
-	    ZSTD_compress2, zstd, HAVE_LIBZSTD, sf-compress-zstd.c)
+	for sf_compress_codec in zlib lz4 zstd; do
+		eval "sf_compress_found=\$sf_compress_found_$sf_compress_codec"
+		if test "x$sf_compress_found" = xyes; then
+			MODULE_C_SRC="$MODULE_C_SRC sf-compress-$sf_compress_codec-encode.c"
+		fi
+	done
 ])
 
 dnl AC_LBL_SF_COMPRESS_LZO: liblzo2 for the lzop container.  liblzo2 is
@@ -188,6 +117,6 @@ AC_DEFUN([AC_LBL_SF_COMPRESS_LZO],
 		    ])
 		AC_DEFINE(HAVE_LIBLZO2, 1,
 		    [define if compressed savefiles can use LZO])
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-lzo.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-lzo-decode.c sf-compress-lzo-encode.c"
 	fi
 ])

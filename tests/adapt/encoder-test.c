@@ -47,7 +47,7 @@ struct step {
 };
 
 struct codec_case {
-	const struct pcapint_sfc_codec *codec;
+	const struct pcapint_sfc_encoder *codec;
 	const char *name;
 	int	low, high;	/* two of its levels */
 };
@@ -188,13 +188,13 @@ main(void)
 	    "Host: www.example.org\r\nAccept: */*\r\n\r\n";
 	static const struct codec_case cases[] = {
 #ifdef HAVE_LIBZSTD
-		{ &pcapint_sfc_zstd, "zstd", -1, 1 },
+		{ &pcapint_sfc_zstd_encoder, "zstd", -1, 1 },
 #endif
 #ifdef HAVE_LIBLZ4
-		{ &pcapint_sfc_lz4, "lz4", 1, 3 },
+		{ &pcapint_sfc_lz4_encoder, "lz4", 1, 3 },
 #endif
 #ifdef HAVE_ZLIB
-		{ &pcapint_sfc_gzip, "gzip", 1, 4 },
+		{ &pcapint_sfc_gzip_encoder, "gzip", 1, 4 },
 #endif
 		{ NULL, NULL, 0, 0 }
 	};
@@ -209,21 +209,21 @@ main(void)
 	for (i = 0; cases[i].codec != NULL; i++)
 		run_case(&cases[i], in);
 	check(i > 0, "codecs with levels built: %zu", i);
-	/* Each container row carries its ladder; one level, no ladder. */
+	/* Each encoder carries its ladder; one level, no ladder. */
 	check(pcapint_sfc_store.ladder == NULL
 #ifdef HAVE_LIBZSTD
-	    && pcapint_sfc_zstd.ladder == &pcapint_sfc_zstd_ladder
+	    && pcapint_sfc_zstd_encoder.ladder == &pcapint_sfc_zstd_ladder
 #endif
 #ifdef HAVE_LIBLZ4
-	    && pcapint_sfc_lz4.ladder == &pcapint_sfc_lz4_ladder
+	    && pcapint_sfc_lz4_encoder.ladder == &pcapint_sfc_lz4_ladder
 #endif
 #ifdef HAVE_ZLIB
-	    && pcapint_sfc_gzip.ladder == &pcapint_sfc_gzip_ladder
+	    && pcapint_sfc_gzip_encoder.ladder == &pcapint_sfc_gzip_ladder
 #endif
 #ifdef HAVE_LIBLZO2
-	    && pcapint_sfc_lzo.ladder == NULL
+	    && pcapint_sfc_lzo_encoder.ladder == NULL
 #endif
-	    , "the codecs' rows carry their ladders, store none");
+	    , "the encoders carry their ladders, store none");
 #ifdef HAVE_LIBZSTD
 	run_sizes("zstd:auto", 0, 3);
 	run_sizes("zstd:auto", 1024 * 1024, INT_MAX);

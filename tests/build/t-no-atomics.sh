@@ -23,8 +23,9 @@ if ! make -C "$obj" -s libpcap.a >"$obj/make.log" 2>&1; then
 	t_done
 fi
 members=$(ar t "$obj/libpcap.a")
-t_check "the stubs are built (sf-compress-unsupported.o, sf-compress-nothread.o)" \
-    sh -c "echo '$members' | grep -q '^sf-compress-unsupported.o$' &&
+t_check "the stubs are built (sf-compress-noreader.o, sf-compress-nodumper.o, sf-compress-nothread.o)" \
+    sh -c "echo '$members' | grep -q '^sf-compress-noreader.o$' &&
+        echo '$members' | grep -q '^sf-compress-nodumper.o$' &&
         echo '$members' | grep -q '^sf-compress-nothread.o$'"
 t_check "no dumper, writer thread or reader using the builtins is built" \
     sh -c "! echo '$members' | grep -q -e '^sf-writer.o$' -e '^sf-compress-dumper.o$' \

@@ -72,7 +72,7 @@ fi
 
 # The LZO variant.  A default build leaves LZO out (liblzo2 is GPL), so
 # that lzop savefiles stay covered, the same sources with the lzop
-# container (sf-compress-lzo.c, HAVE_LIBLZO2) are compiled in front of
+# container (sf-compress-lzo-*.c, HAVE_LIBLZO2) are compiled in front of
 # the build's libpcap.a, as for ThreadSanitizer but with the build's
 # flags, and run the checks for lzo.  A libpcap built --with-lzo has it
 # in the plain variant already.
@@ -91,7 +91,8 @@ case " $codecs " in
 	# shellcheck disable=SC2086
 	elif ! $CC $CFLAGS -DHAVE_CONFIG_H -DHAVE_LIBLZO2 -I"$obj" -I"$src" \
 	    -o "$LZO" "$SLUICE_SRCDIR/tests/writer-live/wdump-api.c" \
-	    $tsan_srcs "$src/sf-compress-lzo.c" "$obj/libpcap.a" $tsan_libs \
+	    $tsan_srcs "$src/sf-compress-lzo-decode.c" \
+	    "$src/sf-compress-lzo-encode.c" "$obj/libpcap.a" $tsan_libs \
 	    -llzo2 -lpthread >"$TMPDIR/build-lzo.log" 2>&1; then
 		t_fail "build the LZO variant"
 		sed 's/^/#   /' "$TMPDIR/build-lzo.log" | head -20

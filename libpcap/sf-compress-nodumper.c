@@ -26,18 +26,15 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Compressed savefiles where there is no fopencookie(): a dumper cannot
- * be both a FILE * and compress, and a reader cannot hand savefile.c a
- * decompressing FILE *.  The calls exist all the same and fail with a
- * clear message; compressed files are recognised and refused by name
- * rather than as "unknown file format".  Built instead of
- * sf-compress-dumper.c and sf-compress-reader.c.
+ * Dumpers with options where there is no fopencookie(): a dumper cannot
+ * be both a FILE * and compress.  The calls exist all the same and fail
+ * with a clear message.  Built instead of sf-compress-dumper.c.
  */
 
 #include <config.h>
 
 #include "pcap-int.h"
-#include "sf-compress.h"
+#include "sf-compress-encoder.h"
 
 pcap_dumper_t *
 pcap_dump_fopen_with_options(pcap_t *p, FILE *f _U_,
@@ -81,17 +78,4 @@ const char *
 pcap_dump_geterr(pcap_dumper_t *d _U_)
 {
 	return (NULL);
-}
-
-pcap_t *
-pcapint_compressed_check_header(const uint8_t *magic, FILE *fp _U_,
-    u_int precision _U_, char *errbuf, int *err)
-{
-	const struct pcapint_sfc_container *c;
-
-	*err = 0;
-	c = pcapint_sfc_container_by_magic(magic);
-	if (c == NULL)
-		return (NULL);
-	return (pcapint_sfc_cannot_read(c, errbuf, err));
 }

@@ -27,7 +27,7 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * Compressed savefiles: the table of containers (name, magic number,
- * codec), and what the codecs share.
+ * decoder), and how a file's container is recognised.
  */
 
 #include <config.h>
@@ -39,54 +39,42 @@
 #include "sf-compress.h"
 
 #ifdef HAVE_ZLIB
-#define	SFC_GZIP_OPS	(&pcapint_sfc_gzip)
+#define	SFC_GZIP_DECODER	(&pcapint_sfc_gzip_decoder)
 #else
-#define	SFC_GZIP_OPS	NULL
+#define	SFC_GZIP_DECODER	NULL
 #endif
 #ifdef HAVE_LIBLZ4
-#define	SFC_LZ4_OPS	(&pcapint_sfc_lz4)
+#define	SFC_LZ4_DECODER	(&pcapint_sfc_lz4_decoder)
 #else
-#define	SFC_LZ4_OPS	NULL
+#define	SFC_LZ4_DECODER	NULL
 #endif
 #ifdef HAVE_LIBZSTD
-#define	SFC_ZSTD_OPS	(&pcapint_sfc_zstd)
+#define	SFC_ZSTD_DECODER	(&pcapint_sfc_zstd_decoder)
 #else
-#define	SFC_ZSTD_OPS	NULL
+#define	SFC_ZSTD_DECODER	NULL
 #endif
 #ifdef HAVE_LIBLZO2
-#define	SFC_LZO_OPS	(&pcapint_sfc_lzo)
+#define	SFC_LZO_DECODER	(&pcapint_sfc_lzo_decoder)
 #else
-#define	SFC_LZO_OPS	NULL
+#define	SFC_LZO_DECODER	NULL
 #endif
 
 /*
- * zstd comes first, so it is the default when it is built: at its fast
- * levels it is as quick as lz4 and LZO and writes fewer bytes
- * (bench/notes/ladders.md).  gzip's magic includes the compression
- * method byte (8, deflate), as gzip(1) checks it; the others are 4
- * bytes, but for lzop's 9, of which the first 4 are enough to tell it
- * from the rest.
+ * gzip's magic includes the compression method byte (8, deflate), as
+ * gzip(1) checks it; the others are 4 bytes, but for lzop's 9, of which
+ * the first 4 are enough to tell it from the rest.  "none" is what a
+ * dumper writes without a codec: a plain savefile, which sf-pcap.c
+ * reads, so it has neither magic nor decoder here.
  */
 const struct pcapint_sfc_container pcapint_sfc_containers[SFC_NCONTAINERS] = {
-	[SFC_STORE] = { "none", { 0 }, 0, &pcapint_sfc_store },
-	[SFC_ZSTD] = { "zstd", { 0x28, 0xb5, 0x2f, 0xfd }, 4, SFC_ZSTD_OPS },
-	[SFC_LZ4] = { "lz4", { 0x04, 0x22, 0x4d, 0x18 }, 4, SFC_LZ4_OPS },
-	[SFC_GZIP] = { "gzip", { 0x1f, 0x8b, 0x08 }, 3, SFC_GZIP_OPS },
+	[SFC_STORE] = { "none", { 0 }, 0, NULL },
+	[SFC_ZSTD] = { "zstd", { 0x28, 0xb5, 0x2f, 0xfd }, 4, SFC_ZSTD_DECODER },
+	[SFC_LZ4] = { "lz4", { 0x04, 0x22, 0x4d, 0x18 }, 4, SFC_LZ4_DECODER },
+	[SFC_GZIP] = { "gzip", { 0x1f, 0x8b, 0x08 }, 3, SFC_GZIP_DECODER },
 	[SFC_LZO] = { "lzo",
 	    { 0x89, 0x4c, 0x5a, 0x4f, 0x00, 0x0d, 0x0a, 0x1a, 0x0a }, 9,
-	    SFC_LZO_OPS },
+	    SFC_LZO_DECODER },
 };
-
-const struct pcapint_sfc_container *
-pcapint_sfc_container_of(const struct pcapint_sfc_codec *c)
-{
-	u_int i;
-
-	for (i = 0; i < SFC_NCONTAINERS; i++)
-		if (pcapint_sfc_containers[i].ops == c)
-			return (&pcapint_sfc_containers[i]);
-	return (&pcapint_sfc_containers[SFC_STORE]);
-}
 
 const struct pcapint_sfc_container *
 pcapint_sfc_container_by_magic(const uint8_t *magic)
@@ -113,28 +101,4 @@ pcapint_sfc_cannot_read(const struct pcapint_sfc_container *c, char *errbuf,
 	    c->name);
 	*err = 1;
 	return (NULL);
-}
-
-void
-pcapint_sfc_put_be32(u_char *p, uint32_t v)
-{
-	p[0] = (u_char)(v >> 24);
-	p[1] = (u_char)(v >> 16);
-	p[2] = (u_char)(v >> 8);
-	p[3] = (u_char)v;
-}
-
-void
-pcapint_sfc_put_le32(u_char *p, uint32_t v)
-{
-	p[0] = (u_char)v;
-	p[1] = (u_char)(v >> 8);
-	p[2] = (u_char)(v >> 16);
-	p[3] = (u_char)(v >> 24);
-}
-
-size_t
-pcapint_sfc_no_header(void *state _U_, u_char *out _U_)
-{
-	return (0);
 }

@@ -44,7 +44,7 @@
 #include <zlib.h>
 
 #include "pcap-int.h"
-#include "sf-compress.h"
+#include "sf-compress-encoder.h"
 #include "sf-compress-ladders.h"
 
 #define	GZ_HDR_LEN	10	/* magic, method, flags, mtime, XFL, OS */
@@ -60,12 +60,6 @@
  */
 #define	GZ_STORED_MAX	65535
 #define	GZ_STORED_HDR	5
-
-/*
- * Input per read: gzip does not say where a member ends, so a reader at
- * the end of a pipe may wait for up to this much of the next member.
- */
-#define	GZ_READ		4096
 
 struct gz_enc {
 	z_stream zs;
@@ -221,92 +215,11 @@ gz_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 	return ((ssize_t)(GZ_HDR_LEN + body + GZ_TRL_LEN));
 }
 
-/*
- * Reading: zlib parses each member's header and checks its trailer
- * (window bits 16 + 15: gzip only); pcapint_sfc_stream_read() drives
- * it and starts it over at the next member.
- */
-struct gz_dec {
-	struct pcapint_sfc_stream s;	/* first: the shared read loop's */
-	z_stream zs;
-};
-
-static int
-gz_dec_begin(void *state, char *errbuf)
-{
-	struct gz_dec *g = state;
-
-	if (inflateReset(&g->zs) != Z_OK) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "inflateReset failed");
-		return (-1);
-	}
-	return (0);
-}
-
-static int
-gz_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
-    size_t *dstlen, size_t *hint, char *errbuf)
-{
-	struct gz_dec *g = state;
-	int ret;
-
-	g->zs.next_in = (Bytef *)(uintptr_t)src;
-	g->zs.avail_in = (uInt)*srclen;
-	g->zs.next_out = dst;
-	g->zs.avail_out = (uInt)*dstlen;
-	ret = inflate(&g->zs, Z_NO_FLUSH);
-	*srclen -= g->zs.avail_in;
-	*dstlen -= g->zs.avail_out;
-	*hint = GZ_READ;
-	if (ret == Z_STREAM_END)
-		return (1);
-	if (ret != Z_OK && ret != Z_BUF_ERROR) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s",
-		    g->zs.msg != NULL ? g->zs.msg : "inflate failed");
-		return (-1);
-	}
-	return (0);
-}
-
-static void *
-gz_dec_create(char *errbuf)
-{
-	struct gz_dec *g;
-
-	g = calloc(1, sizeof(*g));
-	if (g == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
-		return (NULL);
-	}
-	if (inflateInit2(&g->zs, 16 + MAX_WBITS) != Z_OK) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "inflateInit2 failed");
-		free(g);
-		return (NULL);
-	}
-	g->s.step = gz_dec_step;
-	g->s.begin = gz_dec_begin;
-	g->s.first_read = GZ_READ;
-	return (g);
-}
-
-static void
-gz_dec_free(void *state)
-{
-	struct gz_dec *g = state;
-
-	inflateEnd(&g->zs);
-	free(g);
-}
-
 /* Levels as gzip(1) has them; 1, the fastest, is the default. */
-const struct pcapint_sfc_codec pcapint_sfc_gzip = {
-	1,
+const struct pcapint_sfc_encoder pcapint_sfc_gzip_encoder = {
+	SFC_GZIP, 1,
 	1, 9, 1,
 	gz_enc_create, gz_enc_free, gz_enc_bound, gz_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, gz_enc_level,
-	gz_dec_create, gz_dec_free, pcapint_sfc_stream_read,
-	1, 0,
-	"\x1f\x8b\x08"		/* ID1, ID2, CM = deflate */,
 	&pcapint_sfc_gzip_ladder
 };

@@ -44,7 +44,7 @@
 #include <zstd.h>
 
 #include "pcap-int.h"
-#include "sf-compress.h"
+#include "sf-compress-encoder.h"
 #include "sf-compress-ladders.h"
 
 /*
@@ -61,12 +61,6 @@
 #define	ZS_WD_128K	((17 - 10) << 3)
 #define	ZS_RAW_HDR_LEN	3
 #define	ZS_FRAME_HDR_LEN	6	/* magic, FHD, window descriptor */
-
-/*
- * What to read at the start of a frame before libzstd can say how much
- * more it wants: the magic and the frame header descriptor.
- */
-#define	ZS_FIRST_READ	5
 
 /*
  * Levels as zstd(1) has them: 1 to 19, and -1 to -100 for its --fast=1
@@ -212,80 +206,10 @@ zs_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 	return ((ssize_t)pos);
 }
 
-/*
- * Reading: libzstd's streaming decoder, which checks each frame's
- * checksum at its end, driven by pcapint_sfc_stream_read().
- */
-struct zs_dec {
-	struct pcapint_sfc_stream s;	/* first: the shared read loop's */
-	ZSTD_DStream *ds;
-};
-
-static int
-zs_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
-    size_t *dstlen, size_t *hint, char *errbuf)
-{
-	struct zs_dec *d = state;
-	ZSTD_inBuffer ib;
-	ZSTD_outBuffer ob;
-	size_t r;
-
-	ib.src = src;
-	ib.size = *srclen;
-	ib.pos = 0;
-	ob.dst = dst;
-	ob.size = *dstlen;
-	ob.pos = 0;
-	r = ZSTD_decompressStream(d->ds, &ob, &ib);
-	*srclen = ib.pos;
-	*dstlen = ob.pos;
-	if (ZSTD_isError(r)) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", ZSTD_getErrorName(r));
-		return (-1);
-	}
-	/* 0 when the frame is complete and its checksum matched. */
-	*hint = r;
-	return (r == 0);
-}
-
-static void *
-zs_dec_create(char *errbuf)
-{
-	struct zs_dec *d;
-
-	d = calloc(1, sizeof(*d));
-	if (d == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
-		return (NULL);
-	}
-	d->ds = ZSTD_createDStream();
-	if (d->ds == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "ZSTD_createDStream failed");
-		free(d);
-		return (NULL);
-	}
-	d->s.step = zs_dec_step;
-	d->s.first_read = ZS_FIRST_READ;
-	return (d);
-}
-
-static void
-zs_dec_free(void *state)
-{
-	struct zs_dec *d = state;
-
-	ZSTD_freeDStream(d->ds);
-	free(d);
-}
-
-const struct pcapint_sfc_codec pcapint_sfc_zstd = {
-	1,
+const struct pcapint_sfc_encoder pcapint_sfc_zstd_encoder = {
+	SFC_ZSTD, 1,
 	ZS_MIN_LEVEL, ZS_MAX_LEVEL, ZS_DEFAULT_LEVEL,
 	zs_enc_create, zs_enc_free, zs_enc_bound, zs_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, zs_enc_level,
-	zs_dec_create, zs_dec_free, pcapint_sfc_stream_read,
-	1, 1,
-	"\x28\xb5\x2f\xfd"	/* 0xFD2FB528, little-endian */,
 	&pcapint_sfc_zstd_ladder
 };

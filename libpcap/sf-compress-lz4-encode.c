@@ -45,7 +45,7 @@
 #include <lz4frame.h>
 
 #include "pcap-int.h"
-#include "sf-compress.h"
+#include "sf-compress-encoder.h"
 #include "sf-compress-ladders.h"
 
 /*
@@ -215,74 +215,11 @@ fail:
 	return (-1);
 }
 
-/*
- * Reading: liblz4's frame decoder, which checks the content checksum at
- * the end of each frame, driven by pcapint_sfc_stream_read().
- */
-struct lz4_dec {
-	struct pcapint_sfc_stream s;	/* first: the shared read loop's */
-	LZ4F_dctx *dctx;
-};
-
-static int
-lz4_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
-    size_t *dstlen, size_t *hint, char *errbuf)
-{
-	struct lz4_dec *d = state;
-	size_t r;
-
-	r = LZ4F_decompress(d->dctx, dst, dstlen, src, srclen, NULL);
-	if (LZ4F_isError(r)) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", LZ4F_getErrorName(r));
-		return (-1);
-	}
-	/* The rest of the block and the next block's header; 0 at the end. */
-	*hint = r;
-	return (r == 0);
-}
-
-static void *
-lz4_dec_create(char *errbuf)
-{
-	struct lz4_dec *d;
-	size_t r;
-
-	d = calloc(1, sizeof(*d));
-	if (d == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
-		return (NULL);
-	}
-	r = LZ4F_createDecompressionContext(&d->dctx, LZ4F_VERSION);
-	if (LZ4F_isError(r)) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "LZ4F_createDecompressionContext: %s",
-		    LZ4F_getErrorName(r));
-		free(d);
-		return (NULL);
-	}
-	d->s.step = lz4_dec_step;
-	d->s.first_read = LZ4F_HEADER_SIZE_MIN;
-	return (d);
-}
-
-static void
-lz4_dec_free(void *state)
-{
-	struct lz4_dec *d = state;
-
-	LZ4F_freeDecompressionContext(d->dctx);
-	free(d);
-}
-
 /* Levels as lz4(1) has them; 1 is the fast default, 3 to 12 are LZ4HC. */
-const struct pcapint_sfc_codec pcapint_sfc_lz4 = {
-	1,
+const struct pcapint_sfc_encoder pcapint_sfc_lz4_encoder = {
+	SFC_LZ4, 1,
 	1, 12, 1,
 	lz4_enc_create, lz4_enc_free, lz4_enc_bound, lz4_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, lz4_enc_level,
-	lz4_dec_create, lz4_dec_free, pcapint_sfc_stream_read,
-	1, 1,
-	"\x04\x22\x4d\x18"	/* 0x184D2204, little-endian */,
 	&pcapint_sfc_lz4_ladder
 };

@@ -1,0 +1,150 @@
+# Copyright (c) 2026 The sluice developers.  All rights reserved.
+#
+# Redistribution and use in source and binary forms, with or without
+# modification, are permitted provided that the following conditions
+# are met:
+#
+#   1. Redistributions of source code must retain the above copyright
+#      notice, this list of conditions and the following disclaimer.
+#   2. Redistributions in binary form must reproduce the above copyright
+#      notice, this list of conditions and the following disclaimer in the
+#      documentation and/or other materials provided with the distribution.
+#   3. Neither the name of the copyright holders nor the names of its
+#      contributors may be used to endorse or promote products derived
+#      from this software without specific prior written permission.
+#
+# THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS
+# ``AS IS'' AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT
+# LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR
+# A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT
+# OWNER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL,
+# SPECIAL, EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT
+# LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE,
+# DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY
+# THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
+# (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+# OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+#
+# CMake checks for reading compressed savefiles, the same as
+# sf-compress-read.m4 makes for configure: a savefile that gzip, lz4 or
+# zstd compressed, or that a dumper with options wrote, is read through
+# a decompressing stream (sf-compress-reader.c and the files it uses,
+# one decoder per codec library).  Included by CMakeLists.txt after the
+# pthreads and pkg-config checks, so that the hook there stays one line.
+#
+# They add to PROJECT_SOURCE_LIST_C, PCAP_LINK_LIBRARIES, LIBS,
+# LIBS_STATIC, LIBS_PRIVATE and REQUIRES_PRIVATE, and set the HAVE_*
+# variables that cmakeconfig.h.in lists.
+#
+
+#
+# sf_compress_codec(NAME PREFIX PKG-CONFIG-MODULE HEADER FUNCTION
+#     LIBRARY DEFINE SOURCE)
+#
+# WITH_NAME=yes|no|ifavailable (default ifavailable): look the library
+# up with pkg-config, falling back to the plain header and library; a
+# codec that was asked for and is missing is an error.  DEFINE is set
+# when it was found, for a writer's checks to build on.
+#
+macro(sf_compress_codec _name _prefix _module _header _function _library _define _source)
+  string(TOUPPER "${_name}" _upper)
+  set(WITH_${_upper} "ifavailable" CACHE STRING
+      "compressed savefiles with ${_name}: yes, no or ifavailable")
+  set(_want "${WITH_${_upper}}")
+  set(_found FALSE)
+  if(NOT _want STREQUAL "no" AND SF_COMPRESS_COOKIE)
+    pkg_check_modules(${_prefix} ${_module})
+    if(${_prefix}_FOUND)
+      set(_found TRUE)
+      include_directories(${${_prefix}_INCLUDE_DIRS})
+      foreach(_lib IN LISTS ${_prefix}_LIBRARIES)
+        unset(_libpath CACHE)
+        find_library(_libpath ${_lib} HINTS ${${_prefix}_LIBRARY_DIRS})
+        list(APPEND PCAP_LINK_LIBRARIES ${_libpath})
+      endforeach()
+      unset(_libpath CACHE)
+      pkg_get_link_info(${_prefix} ${_module})
+      set(LIBS "${LIBS} ${${_prefix}_LIBS}")
+      set(LIBS_STATIC "${LIBS_STATIC} ${${_prefix}_LIBS_STATIC}")
+      set(REQUIRES_PRIVATE "${REQUIRES_PRIVATE} ${_module}")
+    else()
+      check_include_file(${_header} ${_prefix}_HAVE_HEADER)
+      if(${_prefix}_HAVE_HEADER)
+        check_library_exists(${_library} ${_function} "" ${_prefix}_HAVE_LIBRARY)
+        if(${_prefix}_HAVE_LIBRARY)
+          set(_found TRUE)
+          list(APPEND PCAP_LINK_LIBRARIES ${_library})
+          set(LIBS "${LIBS} -l${_library}")
+          set(LIBS_STATIC "${LIBS_STATIC} -l${_library}")
+          set(LIBS_PRIVATE "${LIBS_PRIVATE} -l${_library}")
+        endif()
+      endif()
+    endif()
+    if(_found)
+      set(${_define} 1)
+      list(APPEND PROJECT_SOURCE_LIST_C ${_source})
+    elseif(_want STREQUAL "yes")
+      message(FATAL_ERROR "WITH_${_upper}=yes was given, but ${_name} was not found")
+    endif()
+  elseif(_want STREQUAL "yes")
+    message(FATAL_ERROR "WITH_${_upper}=yes was given, but compressed savefiles need fopencookie()")
+  endif()
+endmacro()
+
+#
+# sf_compress_read(): fopencookie(), the __atomic builtins, pthreads and
+# the BSD-licensed codecs: zlib (gzip), liblz4, libzstd.  Without
+# fopencookie() or the builtins (MSVC), sf-compress-noreader.c still
+# recognises compressed files, and refuses them by name.
+#
+macro(sf_compress_read)
+  list(APPEND PROJECT_SOURCE_LIST_C sf-compress-containers.c)
+  check_function_exists(fopencookie HAVE_FOPENCOOKIE)
+  set(SF_COMPRESS_COOKIE ${HAVE_FOPENCOOKIE})
+  #
+  # The reader's list of open streams, and the dumper and its writer
+  # thread, share counters and flags between threads through the
+  # GCC/Clang __atomic builtins.
+  #
+  include(CheckCSourceCompiles)
+  check_c_source_compiles("
+#include <stdint.h>
+int main(void)
+{
+	uint64_t v = 0;
+	int i = 0, z = 0;
+	__atomic_store_n(&v, __atomic_load_n(&v, __ATOMIC_ACQUIRE) + 1,
+	    __ATOMIC_RELEASE);
+	(void)__atomic_compare_exchange_n(&i, &z, 1, 0,
+	    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return (int)v;
+}" SF_COMPRESS_HAVE_ATOMICS)
+  if(NOT SF_COMPRESS_HAVE_ATOMICS)
+    set(SF_COMPRESS_COOKIE FALSE)
+  endif()
+  #
+  # The reader keeps its list of open streams under a mutex where there
+  # are pthreads, so that threads may open and close savefiles at once.
+  #
+  if(CMAKE_USE_PTHREADS_INIT AND SF_COMPRESS_HAVE_ATOMICS)
+    set(HAVE_PTHREADS 1)
+    list(APPEND PCAP_LINK_LIBRARIES ${CMAKE_THREAD_LIBS_INIT})
+    set(LIBS "${LIBS} ${CMAKE_THREAD_LIBS_INIT}")
+    set(LIBS_STATIC "${LIBS_STATIC} ${CMAKE_THREAD_LIBS_INIT}")
+    set(LIBS_PRIVATE "${LIBS_PRIVATE} ${CMAKE_THREAD_LIBS_INIT}")
+  endif()
+  if(SF_COMPRESS_COOKIE)
+    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-reader.c
+        sf-compress-input.c sf-compress-units.c sf-compress-decompress.c
+        sf-compress-seek.c sf-compress-resync.c sf-compress-seektable.c)
+  else()
+    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-noreader.c)
+  endif()
+  sf_compress_codec(zlib ZLIB zlib zlib.h inflateReset z
+      HAVE_ZLIB sf-compress-zlib-decode.c)
+  sf_compress_codec(lz4 LIBLZ4 liblz4 lz4frame.h LZ4F_decompress lz4
+      HAVE_LIBLZ4 sf-compress-lz4-decode.c)
+  sf_compress_codec(zstd LIBZSTD libzstd zstd.h ZSTD_decompressStream zstd
+      HAVE_LIBZSTD sf-compress-zstd-decode.c)
+endmacro()

@@ -1,0 +1,138 @@
+dnl Copyright (c) 2026 The sluice developers.  All rights reserved.
+dnl
+dnl Redistribution and use in source and binary forms, with or without
+dnl modification, are permitted provided that the following conditions
+dnl are met:
+dnl
+dnl   1. Redistributions of source code must retain the above copyright
+dnl      notice, this list of conditions and the following disclaimer.
+dnl   2. Redistributions in binary form must reproduce the above copyright
+dnl      notice, this list of conditions and the following disclaimer in the
+dnl      documentation and/or other materials provided with the distribution.
+dnl   3. Neither the name of the copyright holders nor the names of its
+dnl      contributors may be used to endorse or promote products derived
+dnl      from this software without specific prior written permission.
+dnl
+dnl THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS
+dnl ``AS IS'' AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT
+dnl LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR
+dnl A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT
+dnl OWNER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL,
+dnl SPECIAL, EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT
+dnl LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE,
+dnl DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY
+dnl THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
+dnl (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+dnl
+dnl Configure checks for reading compressed savefiles: a savefile that
+dnl gzip, lz4 or zstd compressed, or that a dumper with options wrote, is
+dnl read through a decompressing stream (sf-compress-reader.c and the
+dnl files it uses, one decoder per codec library).  They are here, out
+dnl of configure.ac, so that the hook there stays two lines.  Included
+dnl with m4_include from configure.ac, after the pthreads check.
+dnl
+dnl AC_LBL_SF_COMPRESS_CODEC(name, VAR, pkg-config module, header,
+dnl     function, -l library, DEFINE, source file)
+dnl
+dnl --with-NAME=yes|no|if_available (default if_available): look the
+dnl library up with pkg-config, as the libnl check does, falling back to
+dnl the plain header and library; a codec that was asked for and is
+dnl missing is an error.  sf_compress_found_NAME says whether it was
+dnl found, for a writer's checks to build on.
+AC_DEFUN([AC_LBL_SF_COMPRESS_CODEC],
+[
+	AC_ARG_WITH([$1],
+	    AS_HELP_STRING([--with-$1],
+		[compressed savefiles with $1 @<:@default=yes, if present@:>@]),
+	    [with_$1=$withval], [with_$1=if_available])
+	sf_compress_found_$1=no
+	if test "x$with_$1" != xno -a "x$sf_compress_cookie" = xyes; then
+		PKG_CHECK_MODULE([$2], [$3],
+		    [
+			sf_compress_found_$1=yes
+			V_INCLS="$V_INCLS $$2_CFLAGS"
+			ADDITIONAL_LIBS="$ADDITIONAL_LIBS $$2_LIBS"
+			ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC $$2_LIBS_STATIC"
+			REQUIRES_PRIVATE="$REQUIRES_PRIVATE $3"
+		    ],
+		    [
+			AC_CHECK_HEADER([$4],
+			    [AC_CHECK_LIB([$6], [$5],
+				[
+				    sf_compress_found_$1=yes
+				    ADDITIONAL_LIBS="$ADDITIONAL_LIBS -l$6"
+				    ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC -l$6"
+				    LIBS_PRIVATE="$LIBS_PRIVATE -l$6"
+				])])
+		    ])
+		if test "x$sf_compress_found_$1" = xyes; then
+			AC_DEFINE([$7], 1,
+			    [define if compressed savefiles can use $1])
+			MODULE_C_SRC="$MODULE_C_SRC $8"
+		elif test "x$with_$1" = xyes; then
+			AC_MSG_ERROR([--with-$1 was given, but $1 was not found])
+		fi
+	elif test "x$with_$1" = xyes; then
+		AC_MSG_ERROR([--with-$1 was given, but compressed savefiles need fopencookie()])
+	fi
+])
+
+dnl AC_LBL_SF_COMPRESS_READ: fopencookie(), the __atomic builtins,
+dnl pthreads and the BSD-licensed codecs: zlib (gzip), liblz4, libzstd.  Without
+dnl fopencookie() or the builtins, sf-compress-noreader.c still
+dnl recognises compressed files, and refuses them by name.
+AC_DEFUN([AC_LBL_SF_COMPRESS_READ],
+[
+	MODULE_C_SRC="$MODULE_C_SRC sf-compress-containers.c"
+	AC_CHECK_FUNCS(fopencookie,
+	    [sf_compress_cookie=yes], [sf_compress_cookie=no])
+	#
+	# The reader's list of open streams, and the dumper and its writer
+	# thread, share counters and flags between threads through the
+	# GCC/Clang __atomic builtins.  A compiler without them (MSVC)
+	# gets the stubs, and plain savefiles work.
+	#
+	AC_CACHE_CHECK([for the __atomic builtins],
+	    [ac_cv_lbl_sfc_atomics],
+	    [AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <stdint.h>]],
+		[[uint64_t v = 0; int i = 0, z = 0;
+		__atomic_store_n(&v, __atomic_load_n(&v, __ATOMIC_ACQUIRE) + 1,
+		    __ATOMIC_RELEASE);
+		(void)__atomic_compare_exchange_n(&i, &z, 1, 0,
+		    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		return (int)v;]])],
+		[ac_cv_lbl_sfc_atomics=yes], [ac_cv_lbl_sfc_atomics=no])])
+	if test "x$ac_cv_lbl_sfc_atomics" = xno; then
+		sf_compress_cookie=no
+	fi
+	#
+	# The reader keeps its list of open streams under a mutex where
+	# there are pthreads, so that threads may open and close savefiles
+	# at once.
+	#
+	sf_compress_pthreads=no
+	if test "x$ac_lbl_have_pthreads" = xfound -a \
+	    "x$ac_cv_lbl_sfc_atomics" = xyes; then
+		sf_compress_pthreads=yes
+		AC_DEFINE(HAVE_PTHREADS, 1,
+		    [define if pthreads are available])
+		ADDITIONAL_LIBS="$ADDITIONAL_LIBS $PTHREAD_LIBS"
+		ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC $PTHREAD_LIBS"
+		LIBS_PRIVATE="$LIBS_PRIVATE $PTHREAD_LIBS"
+	fi
+	if test "x$sf_compress_cookie" = xyes; then
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-reader.c sf-compress-input.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-units.c sf-compress-decompress.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-seek.c sf-compress-resync.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-seektable.c"
+	else
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-noreader.c"
+	fi
+	AC_LBL_SF_COMPRESS_CODEC(zlib, ZLIB, zlib, zlib.h, inflateReset, z,
+	    HAVE_ZLIB, sf-compress-zlib-decode.c)
+	AC_LBL_SF_COMPRESS_CODEC(lz4, LIBLZ4, liblz4, lz4frame.h,
+	    LZ4F_decompress, lz4, HAVE_LIBLZ4, sf-compress-lz4-decode.c)
+	AC_LBL_SF_COMPRESS_CODEC(zstd, LIBZSTD, libzstd, zstd.h,
+	    ZSTD_decompressStream, zstd, HAVE_LIBZSTD, sf-compress-zstd-decode.c)
+])
