@@ -233,6 +233,30 @@ seqcount() {
 	echo "${_d:--1}"
 }
 
+# bench_gen_savefile TYPE MB FILE: about MB megabytes of pcap of frame
+# type TYPE (sluice-gen --type, or http-real: the real HTTP trace
+# replayed, bench_http_trace) written to FILE, with the seed every
+# offline experiment uses.  Returns 1, having logged why, on failure.
+bench_gen_savefile() {
+	local t=$1 mb=$2 file=$3 rb src n
+	case $t in
+	fixed64|random64) rb=76 ;;
+	fixed1518|random1518) rb=1530 ;;
+	http-real) rb=$(awk -v s="$(stat -c %s "$HTTP_TRACE")" \
+	    -v n="$(td_run stock -nr "$HTTP_TRACE" 2>/dev/null | wc -l)" \
+	    'BEGIN { printf "%d", (s - 24) / n }') ;;
+	*) rb=440 ;;
+	esac
+	src=(--type "$t")
+	[ "$t" = http-real ] && src=(--replay "$HTTP_TRACE")
+	n=$((mb * 1000000 / rb))
+	cmdlog "$GEN ${src[*]} --count $n --seed 9 --out $file"
+	"$GEN" "${src[@]}" --count "$n" --seed 9 --out "$file" 2>/dev/null || {
+		log "sluice-gen --out failed for $t"
+		return 1
+	}
+}
+
 # stats: median, min and max of the numbers on stdin ("na" ignored);
 # prints "MEDIAN MIN MAX N" (or "na na na 0").
 stats() {

@@ -68,24 +68,9 @@ echo "type,config,rep,seconds,cpu_seconds,in_bytes,out_bytes,status" >"$CSV"
 ERRS=$BENCH_SCRATCH/offline-errors
 TIMEFORMAT='%R %U %S'
 for t in $TYPES; do
-	case $t in
-	fixed64|random64) rb=76 ;;
-	fixed1518|random1518) rb=1530 ;;
-	http-real) rb=$(awk -v s="$(stat -c %s "$HTTP_TRACE")" \
-	    -v n="$(td_run stock -nr "$HTTP_TRACE" 2>/dev/null | wc -l)" \
-	    'BEGIN { printf "%d", (s - 24) / n }') ;;
-	*) rb=440 ;;
-	esac
-	src=(--type "$t")
-	[ "$t" = http-real ] && src=(--replay "$HTTP_TRACE")
 	in=$BENCH_SCRATCH/offline-$t.pcap
 	out=$BENCH_SCRATCH/offline-out
-	n=$((OFFLINE_MB * 1000000 / rb))
-	cmdlog "$GEN ${src[*]} --count $n --seed 9 --out $in"
-	"$GEN" "${src[@]}" --count "$n" --seed 9 --out "$in" 2>/dev/null || {
-		log "sluice-gen --out failed for $t"
-		exit 1
-	}
+	bench_gen_savefile "$t" "$OFFLINE_MB" "$in" || exit 1
 	insize=$(stat -c %s "$in")
 	cat "$in" >/dev/null	# into the page cache
 	log "offline $t ($((insize / 1000000)) MB)"
