@@ -42,11 +42,13 @@ for comp in libpcap tcpdump; do
 	    "$(patch_subjects $patches | awk 'length > 50')"
 	t_check "$comp: no patch keeps an Upstream-Status trailer" \
 	    sh -c "! grep -rq '^Upstream-Status:' '$out/$comp'"
-	# What names us, other than the authors' affiliation.
+	# What names us, other than the authors' affiliation: as the
+	# authors of commits, and as the copyright holders of new files.
 	named=$(grep -rin sluice "$out/$comp" |
 	    grep -v ':From: sluice developers <sluice@example.org>$' |
 	    grep -v ':Signed-off-by: sluice developers <sluice@example.org>$' |
-	    grep -v ':sluice developers ([0-9]*):$')
+	    grep -v ':sluice developers ([0-9]*):$' |
+	    grep -v ':+\( \*\|#\|dnl\) Copyright (c) 20[0-9][0-9] The sluice developers\.  All rights reserved\.$')
 	t_expect_eq "$comp: nothing names the project but the authors' affiliation" "" "$named"
 done
 # bad_call DESCRIPTION EXPECTED-TEXT MAKE-ARGS...: make fails, saying so.

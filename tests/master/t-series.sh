@@ -7,8 +7,13 @@
 # and there each project's own suite fails nothing and passes what it
 # passes on the pristine snapshot plus our new rows: libpcap's
 # testprogs/TESTrun 14,625 + LIBPCAP_ROWS, tcpdump's TESTrun 794 +
-# TCPDUMP_ROWS (none of the pull requests ported so far adds a row to
-# upstream's harness).  The build is left in $SLUICE_BUILDDIR/upstream-master
+# TCPDUMP_ROWS.  libpcap/02-read-compressed adds 20 tests of compressed
+# savefiles to TESTrun (16 apply tests, 4 of them on the plain file, and
+# 4 reject tests), of which 19 run where every codec is built: the
+# refusal of a file whose codec is not built skips there.  In the builds
+# without codecs, the 4 on the plain file and that refusal pass, and the
+# 15 of the codecs skip.
+# The build is left in $SLUICE_BUILDDIR/upstream-master
 # for the topics' own tests, t-topic-*.sh.  Skips where the snapshots
 # are absent (a clone without ../shared/upstream/).
 #
@@ -17,7 +22,7 @@
 . "$SLUICE_SRCDIR/tests/lib.sh"
 need_cmd git autoreconf cmake
 
-LIBPCAP_ROWS=0
+LIBPCAP_ROWS=19
 TCPDUMP_ROWS=0
 work=$SLUICE_BUILDDIR/upstream-master
 sh "$SLUICE_SRCDIR/build-aux/sluice-upstream-check" "$SLUICE_SRCDIR" "$work" \
@@ -36,6 +41,13 @@ for comp in libpcap tcpdump; do
 	t_expect_eq "every one of $comp's $total commits applies and builds" "$total" "$built"
 	t_check "$comp's last commit builds with CMake" \
 	    grep -q "^ok   $comp: the last commit builds with CMake\$" "$TMPDIR/out"
+done
+for how in autotools cmake; do
+	t_check "libpcap without codecs ($how): compressed files are refused by name" \
+	    grep -q "^ok   libpcap: without codecs ($how), compressed files are refused by name\$" "$TMPDIR/out"
+	t_expect_eq "... 5 tests pass, 15 skip, none fails" \
+	    "without codecs ($how): 5 passed, 15 skipped, 0 failed" \
+	    "$(grep "^without codecs ($how): " "$TMPDIR/out")"
 done
 t_expect_eq "libpcap's make check: master's 14,625 and our rows pass, none fails" \
     "suite libpcap: $((14625 + LIBPCAP_ROWS)) passed, 0 failed" \
