@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-# Writes the savefiles that the read-compressed pull request adds to
+# Writes the savefiles that the read-compressed pull requests add to
 # libpcap's tests (libpcap/tests/filter/compressed.pcap*, for filters
-# applied to them, and libpcap/tests/compressed-*, for the errors).
+# applied to them, and libpcap/tests/compressed-*, for the errors) and
+# to tcpdump's (tcpdump/tests/compressed.pcap*, copies of the former).
 # filter/: six Ethernet frames of different protocols as a plain pcap,
 # and the same file compressed by gzip(1), lz4(1) and zstd(1), each in
 # two units that split the records 3 + 3, as the tools make them when
@@ -42,14 +43,14 @@ S1 = [0xfe, 0x80] + [0] * 13 + [1]
 S2 = [0xfe, 0x80] + [0] * 13 + [2]
 tcp_syn = struct.pack('!HHIIBBHHH', 1234, 80, 1, 0, 0x50, 0x02, 65535, 0, 0)
 tcp_ack = struct.pack('!HHIIBBHHH', 80, 1234, 7, 2, 0x50, 0x12, 65535, 0, 0)
-udp_dns = struct.pack('!HHHH', 5353, 53, 8 + 4, 0) + b'abcd'
+udp = struct.pack('!HHHH', 40000, 9, 8 + 4, 0) + b'abcd'
 icmp = struct.pack('!BBHHH', 8, 0, 0, 1, 1) + b'ping'
 arp = struct.pack('!HHBBH6s4s6s4s', 1, 0x0800, 6, 4, 1, bytes.fromhex(A),
                   bytes(H1), b'\0' * 6, bytes(H2))
 frames = [
     eth(B, A, 0x0800, ipv4(H1, H2, 6, tcp_syn)),
-    eth(B, A, 0x0800, ipv4(H1, H2, 17, udp_dns)),
-    eth(B, A, 0x86dd, ipv6(S1, S2, 17, udp_dns)),
+    eth(B, A, 0x0800, ipv4(H1, H2, 17, udp)),
+    eth(B, A, 0x86dd, ipv6(S1, S2, 17, udp)),
     eth('ffffffffffff', A, 0x0806, arp),
     eth(B, A, 0x0800, ipv4(H1, H2, 1, icmp)),
     eth(A, B, 0x0800, ipv4(H2, H1, 6, tcp_ack)),

@@ -9,7 +9,7 @@
 # the authors' affiliation (the From:, Signed-off-by: and shortlog lines).
 # That git am applies them in order to the pinned snapshots is
 # t-series.sh's to check.  BASE=release writes today's series the same
-# way.
+# way, without the files only the master series places.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 need_cmd git
@@ -67,4 +67,16 @@ bad_call "with an unknown BASE" "unknown SLUICE_BASE next" BASE=next DIR="$TMPDI
 t_check "BASE=release writes today's series the same way" \
     make -s -C "$SLUICE_BUILDDIR" export-upstream BASE=release DIR="$TMPDIR/release"
 t_check "... with its topics' folders" test -s "$TMPDIR/release/libpcap/01-version-extra/0000-cover-letter.patch"
+# Files that only the master series places (patches/master/COMP/
+# master-only): in the master export, never in the release's.
+for comp in libpcap tcpdump; do
+	list=$SLUICE_SRCDIR/patches/master/$comp/master-only
+	[ -f "$list" ] || continue
+	while read -r f; do
+		t_check "$comp: the master export creates the master-only $f" \
+		    grep -rqx " create mode 100644 $f" "$out/$comp"
+		t_check "$comp: the release export does not" \
+		    sh -c "! grep -rqx ' create mode 100644 $f' '$TMPDIR/release/$comp'"
+	done <"$list"
+done
 t_done
