@@ -4,15 +4,15 @@
 # libpcap's and tcpdump's development branches, as their maintainers
 # would take it (build-aux/sluice-upstream-check): every commit applies
 # with git am and builds with autotools, the last one with CMake too,
-# and there each project's own suite fails nothing and passes what it
+# "make releasetar" there ships every file the series adds, and each
+# project's own suite fails nothing and passes what it
 # passes on the pristine snapshot plus our new rows: libpcap's
 # testprogs/TESTrun 14,625 + LIBPCAP_ROWS, tcpdump's TESTrun 794 +
 # TCPDUMP_ROWS.  libpcap/02-read-compressed adds 20 tests of compressed
 # savefiles to TESTrun (16 apply tests, 4 of them on the plain file, and
 # 4 reject tests), of which 19 run where every codec is built: the
-# refusal of a file whose codec is not built skips there.  In the builds
-# without codecs, the 4 on the plain file and that refusal pass, and the
-# 15 of the codecs skip.  tcpdump/03-read-compressed-tests adds 4
+# refusal of a file whose codec is not built skips there; the builds
+# without codec libraries are below.  tcpdump/03-read-compressed-tests adds 4
 # TESTrun rows (the plain file and its three compressed forms), which
 # all pass against the libpcap of the whole series.
 # The build is left in $SLUICE_BUILDDIR/upstream-master
@@ -43,13 +43,21 @@ for comp in libpcap tcpdump; do
 	t_expect_eq "every one of $comp's $total commits applies and builds" "$total" "$built"
 	t_check "$comp's last commit builds with CMake" \
 	    grep -q "^ok   $comp: the last commit builds with CMake\$" "$TMPDIR/out"
+	t_check "$comp: make releasetar ships every file the series adds" \
+	    grep -q "^ok   $comp: make releasetar ships the [0-9]* files the series adds\$" "$TMPDIR/out"
 done
+# Without each codec library, and without any: the 4 tests of that
+# codec's file (the 4 of gzip and 2 reject tests for zlib, the 4 of
+# zstd and the cut zstd file for libzstd) skip with those of the other
+# missing ones, and the refusal of a zstd file by name runs where
+# libzstd is missing.
 for how in autotools cmake; do
-	t_check "libpcap without codecs ($how): compressed files are refused by name" \
-	    grep -q "^ok   libpcap: without codecs ($how), compressed files are refused by name\$" "$TMPDIR/out"
-	t_expect_eq "... 5 tests pass, 15 skip, none fails" \
-	    "without codecs ($how): 5 passed, 15 skipped, 0 failed" \
-	    "$(grep "^without codecs ($how): " "$TMPDIR/out")"
+	for want in "zlib: 13 passed, 7 skipped" "lz4: 15 passed, 5 skipped" \
+	    "zstd: 15 passed, 5 skipped" "codecs: 5 passed, 15 skipped"; do
+		t_expect_eq "libpcap without ${want%%:*} ($how): TESTrun's compressed-savefile tests" \
+		    "without ${want%%:*} ($how): ${want#*: }, 0 failed" \
+		    "$(grep "^without ${want%%:*} ($how): " "$TMPDIR/out")"
+	done
 done
 t_expect_eq "libpcap's make check: master's 14,625 and our rows pass, none fails" \
     "suite libpcap: $((14625 + LIBPCAP_ROWS)) passed, 0 failed" \
