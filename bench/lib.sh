@@ -233,6 +233,20 @@ seqcount() {
 	echo "${_d:--1}"
 }
 
+# bench_drop_http_real NAME: takes http-real out of TYPES where the real
+# HTTP trace cannot be recorded here (bench_http_trace), logging why for
+# experiment NAME and keeping the reason in NO_TRACE for its report.
+bench_drop_http_real() {
+	case " $TYPES " in
+	*" http-real "*)
+		if ! bench_http_trace; then
+			log "$1: no http-real: $HTTP_TRACE_NA"
+			TYPES=$(echo "$TYPES" | sed 's/ http-real//')
+			NO_TRACE=$HTTP_TRACE_NA
+		fi ;;
+	esac
+}
+
 # bench_gen_savefile TYPE MB FILE: about MB megabytes of pcap of frame
 # type TYPE (sluice-gen --type, or http-real: the real HTTP trace
 # replayed, bench_http_trace) written to FILE, with the seed every

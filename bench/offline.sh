@@ -31,14 +31,7 @@ else
 	: "${OFFLINE_REPS:=3}"	# 5 until 2026-11-22: cut for the full run's time
 	TYPES="http http-real random1518 fixed1518 fixed64"
 fi
-case " $TYPES " in
-*" http-real "*)
-	if ! bench_http_trace; then
-		log "offline: no http-real: $HTTP_TRACE_NA"
-		TYPES=$(echo "$TYPES" | sed 's/ http-real//')
-		NO_TRACE=$HTTP_TRACE_NA
-	fi ;;
-esac
+bench_drop_http_real offline
 
 bench_build_tools || exit 1
 

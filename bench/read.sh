@@ -32,14 +32,7 @@ else
 	TYPES="http http-real random1518"
 fi
 : "${READ_CPU:=0}"
-case " $TYPES " in
-*" http-real "*)
-	if ! bench_http_trace; then
-		log "read: no http-real: $HTTP_TRACE_NA"
-		TYPES=$(echo "$TYPES" | sed 's/ http-real//')
-		NO_TRACE=$HTTP_TRACE_NA
-	fi ;;
-esac
+bench_drop_http_real read
 bench_build_tools || exit 1
 
 # The configurations: NAME|COMMAND, reading $base (plain) or $base.EXT.
