@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "pcap-int.h"
-#include "sf-compress.h"
+#include "sf-compress-containers.h"
 
 #ifdef HAVE_ZLIB
 #define	SFC_GZIP_DECODER	(&pcapint_sfc_gzip_decoder)

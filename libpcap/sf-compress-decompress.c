@@ -29,16 +29,19 @@
  * Compressed savefiles: reading the decompressed stream.
  *
  * The stream is handed out one container unit (gzip member, LZ4 or zstd
- * frame, lzop block) at a time, and only once the unit is complete and
- * its checksum matched, so a damaged or cut block is never delivered,
- * in part or whole; the error says what is wrong and at which byte
- * offset of the compressed file.  Where the file can seek, reading goes
- * on past a damaged unit (sf-compress-resync.c).
+ * frame, lzop block) at a time, and a unit of at most SFC_MAX_BLOCK
+ * only once it is complete and its checksum, where it has one, matched,
+ * so such a damaged or cut block is never delivered, in part or whole;
+ * the error says what is wrong and at which byte offset of the
+ * compressed file.  Larger units are streamed (see below).  Where the
+ * file can seek, reading goes on past a damaged unit
+ * (sf-compress-resync.c), which is right only where units end at record
+ * boundaries, as a dumper's do.
  */
 
 #include <config.h>
 
-#include "ftmacros.h"	/* for off64_t */
+#include "sf-compress-ftmacros.h"	/* fopencookie(), off64_t */
 
 #include <errno.h>
 #include <stdio.h>

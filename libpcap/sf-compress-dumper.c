@@ -58,7 +58,7 @@
 
 #include <config.h>
 
-#include "ftmacros.h"	/* for fopencookie() */
+#include "sf-compress-ftmacros.h"	/* fopencookie(), off64_t */
 
 #include <errno.h>
 #include <stdio.h>

@@ -35,7 +35,7 @@
 #include <config.h>
 
 #include "pcap-int.h"
-#include "sf-compress.h"
+#include "sf-compress-containers.h"
 
 pcap_t *
 pcapint_compressed_check_header(const uint8_t *magic, FILE *fp _U_,

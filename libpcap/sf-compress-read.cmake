@@ -41,7 +41,7 @@
 # sf_compress_codec(NAME PREFIX PKG-CONFIG-MODULE HEADER FUNCTION
 #     LIBRARY DEFINE SOURCE)
 #
-# WITH_NAME=yes|no|ifavailable (default ifavailable): look the library
+# WITH_NAME=ON|OFF|ifavailable (default ifavailable): look the library
 # up with pkg-config, falling back to the plain header and library; a
 # codec that was asked for and is missing is an error.  DEFINE is set
 # when it was found, for a writer's checks to build on.
@@ -49,8 +49,19 @@
 macro(sf_compress_codec _name _prefix _module _header _function _library _define _source)
   string(TOUPPER "${_name}" _upper)
   set(WITH_${_upper} "ifavailable" CACHE STRING
-      "compressed savefiles with ${_name}: yes, no or ifavailable")
-  set(_want "${WITH_${_upper}}")
+      "compressed savefiles with ${_name}: ON, OFF or ifavailable")
+  #
+  # "ifavailable" (or configure's "if_available"), else a CMake boolean:
+  # yes, ON, TRUE or 1 ask for it, no, OFF, FALSE or 0 turn it off.
+  #
+  string(TOLOWER "${WITH_${_upper}}" _want)
+  if(_want STREQUAL "ifavailable" OR _want STREQUAL "if_available")
+    set(_want "ifavailable")
+  elseif(_want)
+    set(_want "yes")
+  else()
+    set(_want "no")
+  endif()
   set(_found FALSE)
   if(NOT _want STREQUAL "no" AND SF_COMPRESS_COOKIE)
     pkg_check_modules(${_prefix} ${_module})

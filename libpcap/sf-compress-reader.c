@@ -42,7 +42,7 @@
 
 #include <config.h>
 
-#include "ftmacros.h"	/* for fopencookie() */
+#include "sf-compress-ftmacros.h"	/* fopencookie(), off64_t */
 
 #include <errno.h>
 #include <stdio.h>

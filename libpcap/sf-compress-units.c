@@ -31,7 +31,7 @@
 
 #include <config.h>
 
-#include "ftmacros.h"	/* for off64_t */
+#include "sf-compress-ftmacros.h"	/* fopencookie(), off64_t */
 
 #include <errno.h>
 #include <stdio.h>

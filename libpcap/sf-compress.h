@@ -32,7 +32,7 @@
  * sf-compress-lz4-decode.c (LZ4 frames), sf-compress-zstd-decode.c
  * (zstd frames) and sf-compress-lzo-decode.c (lzop).  The table of
  * containers, with their names and magic numbers, is in
- * sf-compress-containers.c.  Writing adds its own interface on top of
+ * sf-compress-containers.h and .c.  Writing adds its own interface on top of
  * this one, sf-compress-encoder.h.
  */
 
@@ -44,6 +44,7 @@
 #include <sys/types.h>
 
 #include "pcap/pcap.h"
+#include "sf-compress-containers.h"
 
 /*
  * The largest block a dumper writes; the reader holds units up to this
@@ -166,68 +167,5 @@ struct pcapint_sfc_decoder {
 
 extern ssize_t pcapint_sfc_stream_read(void *, struct pcapint_sfc_input *,
     u_char *, size_t, int64_t *, int *, char *);
-
-/*
- * The containers, in the order of preference for a dumper's default
- * (sf-compress-encoders.c).  A row whose decoder was not built has dec
- * NULL, so that its files are recognised and refused with a clear
- * message rather than as "unknown file format".  The magic is
- * the container's own signature, all of it (lzop's is 9 bytes); files
- * are recognised by its first SFC_MAGIC_CHECK bytes at most.
- */
-enum pcapint_sfc_container_id {
-	SFC_STORE,
-	SFC_ZSTD,
-	SFC_LZ4,
-	SFC_GZIP,
-	SFC_LZO,
-	SFC_NCONTAINERS
-};
-
-#define	SFC_MAGIC_MAX	9
-#define	SFC_MAGIC_CHECK	4	/* what savefile.c has read when it asks */
-
-struct pcapint_sfc_container {
-	const char	*name;
-	u_char		magic[SFC_MAGIC_MAX];
-	u_int		magic_len;	/* 0 for "store": plain pcap */
-	const struct pcapint_sfc_decoder *dec;	/* NULL: not built */
-};
-
-extern const struct pcapint_sfc_container
-    pcapint_sfc_containers[SFC_NCONTAINERS];
-
-#define	SFC_MAGIC(id)	(pcapint_sfc_containers[id].magic)
-
-/*
- * The container whose magic the first SFC_MAGIC_CHECK bytes of a file
- * start with, or NULL; and the refusal of one this build cannot read
- * (returns NULL, for the check_headers[] entry to return).
- */
-extern const struct pcapint_sfc_container *pcapint_sfc_container_by_magic(
-    const uint8_t *);
-extern pcap_t *pcapint_sfc_cannot_read(const struct pcapint_sfc_container *,
-    char *errbuf, int *err);
-
-#ifdef HAVE_ZLIB
-extern const struct pcapint_sfc_decoder pcapint_sfc_gzip_decoder;
-#endif
-#ifdef HAVE_LIBLZ4
-extern const struct pcapint_sfc_decoder pcapint_sfc_lz4_decoder;
-#endif
-#ifdef HAVE_LIBZSTD
-extern const struct pcapint_sfc_decoder pcapint_sfc_zstd_decoder;
-#endif
-#ifdef HAVE_LIBLZO2
-extern const struct pcapint_sfc_decoder pcapint_sfc_lzo_decoder;
-#endif
-
-/*
- * The check_headers[] entry of savefile.c: recognises a compressed
- * container, and returns a pcap_t whose rfile is the decompressing
- * stream.
- */
-extern pcap_t *pcapint_compressed_check_header(const uint8_t *, FILE *,
-    u_int, char *, int *);
 
 #endif

@@ -7,7 +7,8 @@
 # the same exported symbols, the same answers to the dumper checks, our
 # man pages installed, VERSION_EXTRA in both version strings, and
 # compressed savefiles that round-trip with each codec.  WITH_ZSTD=no
-# leaves zstd out, and tcpdump then refuses it with a message.
+# and WITH_LZ4=OFF leave zstd and LZ4 out, and tcpdump then refuses zstd
+# with a message.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 
@@ -110,11 +111,15 @@ for c in zstd lz4 gzip; do
 	    cmp "$TMPDIR/plain.pcap" "$TMPDIR/back.pcap"
 done
 
-# WITH_ZSTD=no: no zstd, and a clear refusal.
-cmake_build libpcap-nozstd "$lpsrc" -DWITH_ZSTD=no || t_done
+# WITH_ZSTD=no: no zstd, and a clear refusal.  WITH_LZ4=OFF, a CMake
+# boolean, turns LZ4 off as "no" does.
+cmake_build libpcap-nozstd "$lpsrc" -DWITH_ZSTD=no -DWITH_LZ4=OFF || t_done
 t_check "WITH_ZSTD=no leaves zstd out" \
     sh -c "! grep -q '^#define HAVE_LIBZSTD 1' '$TMPDIR/libpcap-nozstd/config.h' &&
         ! readelf -d '$TMPDIR/libpcap-nozstd/libpcap.so' | grep -q libzstd"
+t_check "WITH_LZ4=OFF leaves LZ4 out" \
+    sh -c "! grep -q '^#define HAVE_LIBLZ4 1' '$TMPDIR/libpcap-nozstd/config.h' &&
+        ! readelf -d '$TMPDIR/libpcap-nozstd/libpcap.so' | grep -q liblz4"
 LD_LIBRARY_PATH=$TMPDIR/libpcap-nozstd "$td" -r "$in" -w "$TMPDIR/nozstd" \
     --compress=zstd >/dev/null 2>"$TMPDIR/err"
 rc=$?
