@@ -31,9 +31,11 @@
  * The stream is handed out one container unit (gzip member, LZ4 or zstd
  * frame, lzop block) at a time, and a unit of at most SFC_MAX_BLOCK
  * only once it is complete and its checksum, where it has one, matched,
- * so such a damaged or cut block is never delivered, in part or whole;
- * the error says what is wrong and at which byte offset of the
- * compressed file.  Larger units are streamed (see below).  Where the
+ * so such a damaged block is never delivered, in part or whole.  A unit
+ * the file ends inside is handed out as far as it was decoded, as zcat
+ * would, since a capture cut short (a full disk, a killed writer) is the
+ * common case and its bytes are not damaged, only missing.  The error
+ * says what is wrong and at which byte offset of the compressed file.  Larger units are streamed (see below).  Where the
  * file can seek, reading goes on past a damaged unit
  * (sf-compress-resync.c), which is right only where units end at record
  * boundaries, as a dumper's do.
@@ -154,6 +156,16 @@ pcapint_sfc_cookie_read(void *cookie, char *buf, size_t size)
 			n = r->ops->dec_read(r->dec, &r->in,
 			    r->hold + r->hold_len, r->hold_size - r->hold_len,
 			    &r->unit_off, &done, ebuf);
+			if (n == SFC_DEC_TRUNCATED && r->hold_len > 0) {
+				/*
+				 * The file ends inside this unit: what was
+				 * decoded of it is handed out, as a plain
+				 * savefile cut short gives its whole
+				 * records, and the read after it fails.
+				 */
+				(void)sfc_reader_error(r, n, ebuf);
+				break;
+			}
 			if (n < 0) {
 				r->hold_len = 0;
 				if (n == SFC_DEC_CORRUPT) {
