@@ -128,6 +128,18 @@ pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
 				return (s->in_unit ? SFC_DEC_TRUNCATED : 0);
 			}
 		}
+		if (!s->in_unit && s->zero_padding && in->buf[in->pos] == 0) {
+			/*
+			 * Zero bytes where a unit would start, as tape and
+			 * block devices pad a file, end the stream if
+			 * nothing else follows them (gzip -d ignores them
+			 * so); anything else after them starts a unit,
+			 * which the decoder then finds damaged.
+			 */
+			while (in->pos < in->len && in->buf[in->pos] == 0)
+				in->pos++;
+			continue;
+		}
 		if (!s->in_unit) {
 			s->unit_off = SFC_INPUT_OFFSET(in);
 			if (s->begin != NULL && (*s->begin)(state, errbuf) != 0)

@@ -57,6 +57,7 @@
 #include "ftmacros.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,7 @@
 #define	SEEKTABLE_FOOTER		9
 #define	SEEKTABLE_CHECKSUM_FLAG		0x80
 #define	SEEKTABLE_RESERVED_BITS		0x7C
+#define	SEEKTABLE_MAX			(64 * 1024 * 1024)
 
 static int
 sfc_seektable_read_at(FILE *raw, int64_t off, void *buf, size_t len)
@@ -116,6 +118,13 @@ sfc_seektable_load(FILE *raw, int64_t base, int64_t size,
 	    EXTRACT_LE_U_4(hdr) != SEEKTABLE_SKIPPABLE_MAGIC ||
 	    EXTRACT_LE_U_4(hdr + 4) != (uint64_t)tlen)
 		return (-1);
+	/*
+	 * A larger table, of millions of blocks, is not used: the file
+	 * is read from its start instead.  That keeps the sizes taken
+	 * from the file within any size_t.
+	 */
+	if (tlen > SEEKTABLE_MAX)
+		return (-1);
 	t = malloc((size_t)tlen);
 	u = malloc(((size_t)n + 1) * sizeof(*u));
 	if (t == NULL || u == NULL ||
@@ -129,7 +138,13 @@ sfc_seektable_load(FILE *raw, int64_t base, int64_t size,
 	for (i = 0; i < n; i++) {
 		u[i].coff = coff;
 		u[i].uoff = uoff;
+		/* The compressed sizes are bounded by the file's size. */
 		coff += EXTRACT_LE_U_4(t + i * esize);
+		if (coff > size || uoff > INT64_MAX - UINT32_MAX) {
+			free(t);
+			free(u);
+			return (-1);
+		}
 		uoff += EXTRACT_LE_U_4(t + i * esize + 4);
 	}
 	free(t);

@@ -115,6 +115,7 @@ gz_dec_create(char *errbuf)
 	g->s.step = gz_dec_step;
 	g->s.begin = gz_dec_begin;
 	g->s.first_read = GZ_READ;
+	g->s.zero_padding = 1;	/* as gzip -d accepts it */
 	return (g);
 }
 

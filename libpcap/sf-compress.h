@@ -119,6 +119,7 @@ struct pcapint_sfc_stream {
 	pcapint_sfc_step_fn step;
 	int	(*begin)(void *, char *errbuf);	/* a unit starts; optional */
 	size_t	first_read;	/* input to ask for at a unit's start */
+	int	zero_padding;	/* zero bytes after the last unit end it */
 	size_t	hint;		/* input the library wants next */
 	int	in_unit;
 	int64_t	unit_off;

@@ -162,4 +162,21 @@ t_check "... it wrote what zcat | tcpdump -r - writes" \
     cmp "$TMPDIR/afs-out" "$TMPDIR/afs-zcat"
 t_check "... which is not nothing" test "$("$TCPDUMP" -r "$TMPDIR/afs-out" 2>/dev/null | wc -l)" -gt 100
 
+# Zero bytes after the last gzip member (a tape's or a block device's
+# padding), which gzip -d ignores, end the file; anything after them is
+# damage, reported where it starts.
+"$TCPDUMP" -r "$afs" -w "$TMPDIR/afs-plain" 2>/dev/null
+{ cat "$TMPDIR/afs.gz"; head -c 1000 /dev/zero; } >"$TMPDIR/afs-pad.gz"
+rm -f "$TMPDIR/afs-out"
+"$TCPDUMP" -r "$TMPDIR/afs-pad.gz" -w "$TMPDIR/afs-out" 2>/dev/null
+t_expect_eq "gzip file padded with zeros: exit status" 0 "$?"
+t_check "... every packet, as in the plain file" cmp "$TMPDIR/afs-out" "$TMPDIR/afs-plain"
+rm -f "$TMPDIR/afs-out"
+cat "$TMPDIR/afs-pad.gz" | "$TCPDUMP" -r - -w "$TMPDIR/afs-out" 2>/dev/null
+t_check "... through a pipe too" cmp "$TMPDIR/afs-out" "$TMPDIR/afs-plain"
+{ cat "$TMPDIR/afs-pad.gz"; echo junk; } >"$TMPDIR/afs-padjunk.gz"
+expect_error "zeros, then junk" \
+    "corrupt gzip compressed file: bad block at byte offset $(( $(wc -c <"$TMPDIR/afs-pad.gz") )): incorrect header check" \
+    -r "$TMPDIR/afs-padjunk.gz" -w /dev/null
+
 t_done
