@@ -31,12 +31,13 @@
  * The stream is handed out one container unit (gzip member, LZ4 or zstd
  * frame, lzop block) at a time, and a unit of at most SFC_MAX_BLOCK
  * only once it is complete and its checksum, where it has one, matched,
- * so such a damaged block is never delivered, in part or whole.  A unit
- * the file ends inside is handed out as far as it was decoded, as zcat
- * would, since a capture cut short (a full disk, a killed writer) is the
+ * so such a damaged block is never delivered, in part or whole; larger
+ * units are streamed (see pcapint_sfc_cookie_read()).  A unit the file
+ * ends inside is handed out as far as it was decoded, as zcat would,
+ * since a capture cut short (a full disk, a killed writer) is the
  * common case and its bytes are not damaged, only missing.  The error
- * says what is wrong and at which byte offset of the compressed file.  Larger units are streamed (see below).  Where the
- * file can seek, reading goes on past a damaged unit
+ * says what is wrong and at which byte offset of the compressed file.
+ * Where the file can seek, reading goes on past a damaged unit
  * (sf-compress-resync.c), which is right only where units end at record
  * boundaries, as a dumper's do.
  */
