@@ -37,9 +37,8 @@
  * since a capture cut short (a full disk, a killed writer) is the
  * common case and its bytes are not damaged, only missing.  The error
  * says what is wrong and at which byte offset of the compressed file.
- * Where the file can seek, reading goes on past a damaged unit
- * (sf-compress-resync.c), which is right only where units end at record
- * boundaries, as a dumper's do.
+ * Where the file can seek and its units end at records, as a dumper's
+ * do, reading goes on past a damaged unit (sf-compress-resync.c).
  */
 
 #include <config.h>
@@ -140,15 +139,14 @@ pcapint_sfc_cookie_read(void *cookie, char *buf, size_t size)
 		r->hold_uoff = r->upos;
 		for (;;) {
 			if (r->hold_len == r->hold_size) {
-				if (r->hold_size >= SFC_MAX_BLOCK) {
-					r->streaming = 1;
-					break;
-				}
 				nsize = r->hold_size == 0 ? SFC_HOLD_FIRST :
 				    2 * r->hold_size;
-				nhold = realloc(r->hold, nsize);
+				nhold = r->hold_size >= SFC_MAX_BLOCK ? NULL :
+				    realloc(r->hold, nsize);
 				if (nhold == NULL) {
+					/* Too large to hold: stream it. */
 					r->streaming = 1;
+					pcapint_sfc_records_lost(&r->records);
 					break;
 				}
 				r->hold = nhold;
@@ -184,8 +182,11 @@ pcapint_sfc_cookie_read(void *cookie, char *buf, size_t size)
 				pcapint_sfc_note_unit(r, r->unit_off,
 				    r->hold_uoff);
 			r->hold_len += (size_t)n;
-			if (done)
+			if (done) {
+				if (pcapint_sfc_resync_walk(r) != 0)
+					return (-1);
 				break;
+			}
 			if (n == 0) {
 				/* The end of the stream. */
 				if (r->damaged != 0)

@@ -148,7 +148,8 @@ int main(void)
   if(SF_COMPRESS_COOKIE)
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-reader.c
         sf-compress-input.c sf-compress-units.c sf-compress-decompress.c
-        sf-compress-seek.c sf-compress-resync.c sf-compress-seektable.c)
+        sf-compress-seek.c sf-compress-resync.c sf-compress-records.c
+        sf-compress-seektable.c)
   else()
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-noreader.c)
   endif()

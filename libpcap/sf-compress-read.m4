@@ -126,7 +126,7 @@ AC_DEFUN([AC_LBL_SF_COMPRESS_READ],
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-reader.c sf-compress-input.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-units.c sf-compress-decompress.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-seek.c sf-compress-resync.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-seektable.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-records.c sf-compress-seektable.c"
 	else
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-noreader.c"
 	fi

@@ -201,6 +201,7 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	r->raw_base = here >= 4 ? (int64_t)here - 4 : -1;
 	/* The first unit starts the file; a reader can always go back. */
 	r->end_uoff = -1;
+	pcapint_sfc_records_init(&r->records);
 	r->units_size = 64;
 	r->units = malloc(r->units_size * sizeof(*r->units));
 	if (r->units == NULL) {

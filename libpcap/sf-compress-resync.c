@@ -32,6 +32,7 @@
  * and the end of the stream becomes an error that counts what was
  * skipped, so that one bad sector costs one block, not the rest of the
  * capture, and the program still learns that something was lost.
+ * Only where the units end at records (sf-compress-records.c).
  */
 
 #include <config.h>
@@ -101,15 +102,64 @@ sfc_find_unit(struct sfc_reader *r, int64_t from)
 }
 
 /*
- * A unit failed its checksum or did not decode.  Units are independent
- * and, in the files libpcap writes, end at record boundaries, so reading
- * can go on at the next unit: one bad sector then costs one block, not
- * the rest of the capture.  The unit is found by its magic number, after
- * the damaged unit's start; a false match fails to decode in turn and the
- * search goes on after it.  Only in a file that can seek, only for a
- * unit that was held whole, so that none of its bytes went out, and not
- * for the first unit, which holds the file header that the units after
- * it cannot be read without.
+ * Whether reading can go on past a damaged unit here: in a file that
+ * can seek, in a container whose units are independent and found by
+ * their magic number.
+ */
+static int
+sfc_can_resync(struct sfc_reader *r)
+{
+	return (r->ops->unit_magic != NULL && r->ops->dec_units_independent &&
+	    pcapint_sfc_raw_seekable(r));
+}
+
+/*
+ * A unit was held whole: learn whether it ended at a record (see
+ * sf-compress-records.c).  The unit read after a skipped one must both
+ * start and end at a record; one that does not shows that this file's
+ * units do not follow its records after all, and the read ends there,
+ * as it would have without the skip, rather than hand out a record
+ * read from the middle of another.  Returns 0, or -1 with the sticky
+ * error set.
+ */
+int
+pcapint_sfc_resync_walk(struct sfc_reader *r)
+{
+	int resumed = r->resumed;
+
+	r->resumed = 0;
+	if (!sfc_can_resync(r))
+		return (0);
+	if (pcapint_sfc_records_walk(&r->records, r->hold, r->hold_len,
+	    r->hold_uoff) || !resumed)
+		return (0);
+	r->hold_len = 0;
+	r->err = EBADMSG;
+	if (r->damaged == 1)
+		snprintf(r->errmsg, sizeof(r->errmsg),
+		    "corrupt %s compressed file: %.150s; the block after it does not start at a packet record, so no more could be read",
+		    r->name, r->damage);
+	else
+		snprintf(r->errmsg, sizeof(r->errmsg),
+		    "corrupt %s compressed file: bad block at byte offset %lld (the last of %lld); the block after it does not start at a packet record, so no more could be read",
+		    r->name, (long long)r->damaged_last,
+		    (long long)r->damaged);
+	errno = r->err;
+	return (-1);
+}
+
+/*
+ * A unit failed its checksum or did not decode.  Units are independent,
+ * so where they end at records, as a dumper's blocks do, reading can go
+ * on at the next unit: one bad sector then costs one block, not the
+ * rest of the capture.  That every unit read so far ended at a record
+ * is the evidence that the next one starts at one; the unit after the
+ * skip is checked in turn (pcapint_sfc_resync_walk()).  The unit is
+ * found by its magic number, after the damaged unit's start; a false
+ * match fails to decode in turn and the search goes on after it.  Only
+ * for a unit that was held whole, so that none of its bytes went out,
+ * and not for the first unit, which holds the file header that the
+ * units after it cannot be read without.
  *
  * Returns 1 when reading goes on at the next unit, 0 when it cannot (the
  * damage is then reported as before), and -1 when no unit follows (the
@@ -121,8 +171,8 @@ pcapint_sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
 	struct pcapint_sfc_unit_start u;
 	int64_t next;
 
-	if (r->ops->unit_magic == NULL || !r->ops->dec_units_independent ||
-	    r->streaming || r->hold_uoff == 0 || !pcapint_sfc_raw_seekable(r))
+	if (r->streaming || r->hold_uoff == 0 || !r->records.aligned ||
+	    !sfc_can_resync(r))
 		return (0);
 	if (r->damaged == 0 || r->unit_off > r->damaged_last) {
 		if (r->damaged == 0)
@@ -141,5 +191,6 @@ pcapint_sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
 	u.uoff = r->hold_uoff;
 	if (pcapint_sfc_restart_at(r, &u) != 0)
 		return (0);
+	r->resumed = 1;
 	return (1);
 }

@@ -39,6 +39,12 @@
  */
 extern int pcapint_sfc_skip_damaged(struct sfc_reader *, const char *ebuf);
 
+/*
+ * A unit was held whole: 0, or -1 with the sticky error set when it
+ * follows a skipped unit and does not start and end at a record.
+ */
+extern int pcapint_sfc_resync_walk(struct sfc_reader *);
+
 /* The end of a stream in which damaged units were skipped: an error. */
 extern ssize_t pcapint_sfc_damage_end(struct sfc_reader *);
 

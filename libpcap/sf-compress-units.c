@@ -116,6 +116,7 @@ pcapint_sfc_restart_at(struct sfc_reader *r,
 	r->err = 0;
 	r->errmsg[0] = '\0';
 	r->past_end = 0;
+	r->resumed = 0;
 	r->upos = u->uoff;
 	return (0);
 }

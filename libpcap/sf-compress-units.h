@@ -38,6 +38,7 @@
 #define	sf_compress_units_h
 
 #include "sf-compress-seektable.h"
+#include "sf-compress-records.h"
 
 struct sfc_reader {
 	struct sfc_reader *next;
@@ -69,6 +70,8 @@ struct sfc_reader {
 	size_t	units_size;
 
 	/* Damaged units skipped, see pcapint_sfc_skip_damaged(). */
+	struct pcapint_sfc_records records;	/* where records end */
+	int	resumed;	/* the unit being read follows a skipped one */
 	int64_t	damaged;	/* how many */
 	int64_t	damaged_last;	/* raw offset of the last one */
 	char	damage[PCAP_ERRBUF_SIZE];	/* what the first one was */

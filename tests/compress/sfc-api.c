@@ -27,6 +27,8 @@
  *                                         pcap_open_offline() gives; JUNK,
  *                                         not a savefile, is refused and
  *                                         its stream left usable
+ *   sfc-api blocks FILE                   the offset at which each block
+ *                                         of the pcapng FILE ends
  *
  * Prints what it checked; exits 0 when all checks passed, 1 otherwise.
  */
@@ -697,6 +699,41 @@ streams(int argc, char **argv)
 	return (failures == 0 ? 0 : 1);
 }
 
+/*
+ * Where each block of a pcapng file ends, read from the blocks' own
+ * lengths, for tests that cut such a file at block boundaries.
+ */
+static int
+blocks(const char *path)
+{
+	u_char hdr[12];
+	uint32_t len;
+	long off = 0;
+	int big = 0;
+	FILE *f;
+
+	f = fopen(path, "rb");
+	if (f == NULL) {
+		perror(path);
+		return (1);
+	}
+	while (fread(hdr, 1, sizeof(hdr), f) == sizeof(hdr)) {
+		if (memcmp(hdr, "\n\r\r\n", 4) == 0)
+			big = memcmp(hdr + 8, "\x1a\x2b\x3c\x4d", 4) == 0;
+		len = big ?
+		    (uint32_t)hdr[4] << 24 | hdr[5] << 16 | hdr[6] << 8 | hdr[7] :
+		    (uint32_t)hdr[7] << 24 | hdr[6] << 16 | hdr[5] << 8 | hdr[4];
+		if (len < sizeof(hdr) || len % 4 != 0)
+			break;
+		off += (long)len;
+		printf("%ld\n", off);
+		if (fseek(f, off, SEEK_SET) != 0)
+			break;
+	}
+	fclose(f);
+	return (0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -724,5 +761,7 @@ main(int argc, char **argv)
 		return (udp(argc, argv));
 	if (strcmp(argv[1], "streams") == 0)
 		return (streams(argc, argv));
+	if (strcmp(argv[1], "blocks") == 0 && argc > 2)
+		return (blocks(argv[2]));
 	return (2);
 }

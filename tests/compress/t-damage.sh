@@ -8,8 +8,8 @@
 # header's mtime) exactly the original packets -- never wrong packets.
 # A damaged block in the middle of a file costs that block only: every
 # packet of every other block is read, and the error comes at the end;
-# read from a pipe, which cannot seek to the next block, it ends the
-# read as before.
+# read from a pipe, which cannot seek to the next block, or in a file
+# whose units do not end at records, it ends the read as before.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 need_cmd cmp head
@@ -178,5 +178,134 @@ t_check "... through a pipe too" cmp "$TMPDIR/afs-out" "$TMPDIR/afs-plain"
 expect_error "zeros, then junk" \
     "corrupt gzip compressed file: bad block at byte offset $(( $(wc -c <"$TMPDIR/afs-pad.gz") )): incorrect header check" \
     -r "$TMPDIR/afs-padjunk.gz" -w /dev/null
+
+# A file compressed in arbitrary parts (split(1), then each part a unit):
+# its records straddle units, so the unit after a damaged one starts
+# inside a record, and reading on there would hand out a record made of
+# two.  The read ends at the damaged unit instead, with the packets of
+# the units before it.  Where the units before it happen to end at
+# records but the one after it does not start at one, the skip is tried
+# and refused.
+#
+# arb_units CODEC OUT PART...: each part a unit of OUT; sets units to the
+# units' compressed offsets and ends to the plain offsets they end at.
+arb_units() {
+	_c=$1 _out=$2
+	shift 2
+	: >"$_out"
+	units= ends= _plain=0
+	for _p in "$@"; do
+		units="$units $(wc -c <"$_out")"
+		compress_with_tool "$_c" <"$_p" >>"$_out"
+		_plain=$((_plain + $(wc -c <"$_p")))
+		ends="$ends $_plain"
+	done
+}
+# first_packets N: the plain file's first N packets, as a savefile.
+first_packets() {
+	"$TCPDUMP" -r "$http" -c "$1" -w "$TMPDIR/first" 2>/dev/null
+}
+# whole_records BYTES: how many records of the plain file lie wholly in
+# its first BYTES.
+whole_records() {
+	head -c "$1" "$http" | "$TCPDUMP" -r - -w "$TMPDIR/head" 2>/dev/null
+	"$API" read "$TMPDIR/head" | sed -n 1p
+}
+# damage FILE OFFSET: four bytes of FILE overwritten at OFFSET.
+damage() {
+	printf '\377\377\377\377' | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+rm -f "$TMPDIR"/part.*
+(cd "$TMPDIR" && split -b 3000 "$http" part.)
+# The first 10 packets alone, then the rest cut every 3000 bytes.
+first_packets 10
+n10=$(wc -c <"$TMPDIR/first")
+head -c "$n10" "$http" >"$TMPDIR/lead"
+tail -c +$((n10 + 1)) "$http" >"$TMPDIR/rest"
+rm -f "$TMPDIR"/rest.*
+(cd "$TMPDIR" && split -b 3000 rest rest.)
+for c in $CODECS; do
+	[ $c = lzo ] && continue
+	# shellcheck disable=SC2046
+	arb_units $c "$TMPDIR/arb.$c" $(ls "$TMPDIR"/part.*)
+	# shellcheck disable=SC2086
+	set -- $units
+	u2=$2 u3=$3 u4=$4
+	# shellcheck disable=SC2086
+	set -- $ends
+	k=$(whole_records "$2")
+	cp "$TMPDIR/arb.$c" "$TMPDIR/bad"
+	damage "$TMPDIR/bad" $(( (u3 + u4) / 2 ))
+	rm -f "$TMPDIR/out"
+	err=$("$TCPDUMP" -r "$TMPDIR/bad" -w "$TMPDIR/out" 2>&1)
+	rc=$?
+	case $rc:$err in
+	*"every other block"*)
+		t_fail "$c, parts of 3000 bytes, the third damaged: the read went on past it: $err" ;;
+	1:*"corrupt $c compressed file: bad block at byte offset $u3: "*)
+		t_ok "$c, parts of 3000 bytes, the third damaged: the read ends there" ;;
+	*)	t_fail "$c, parts of 3000 bytes, the third damaged: exit $rc: $err" ;;
+	esac
+	first_packets "$k"
+	t_check "... with the $k packets wholly in the first two parts, byte for byte" \
+	    cmp "$TMPDIR/out" "$TMPDIR/first"
+
+	# shellcheck disable=SC2046
+	arb_units $c "$TMPDIR/arb.$c" "$TMPDIR/lead" $(ls "$TMPDIR"/rest.*)
+	# shellcheck disable=SC2086
+	set -- $units
+	cp "$TMPDIR/arb.$c" "$TMPDIR/bad"
+	damage "$TMPDIR/bad" $(( ($2 + $3) / 2 ))
+	rm -f "$TMPDIR/out"
+	expect_error "$c, 10 packets, then parts of 3000 bytes, the first of them damaged: the skip is refused" \
+	    "corrupt $c compressed file: bad block at byte offset $2: *; the block after it does not start at a packet record, so no more could be read" \
+	    -r "$TMPDIR/bad" -w "$TMPDIR/out"
+	first_packets 10
+	t_check "... with the 10 packets before it, byte for byte" \
+	    cmp "$TMPDIR/out" "$TMPDIR/first"
+done
+
+# pcapng, in units cut at block boundaries: reading goes on past a
+# damaged unit, as in a dumper's pcap files.
+ng=$SLUICE_BUILDDIR/src/tcpdump-4.99.6/tests/of13_ericsson.pcapng
+"$TCPDUMP" -S -t -n -r "$ng" >"$TMPDIR/ng.txt" 2>/dev/null
+rm -f "$TMPDIR"/ngpart.*
+start=0 i=0
+for end in $("$API" blocks "$ng"); do
+	[ $((end - start)) -lt 3000 ] && continue
+	i=$((i + 1))
+	tail -c +$((start + 1)) "$ng" | head -c $((end - start)) \
+	    >"$TMPDIR/ngpart.$(printf %03d $i)"
+	start=$end
+done
+tail -c +$((start + 1)) "$ng" >"$TMPDIR/ngpart.999"
+# ng_packets BYTES: how many packets the pcapng file has in its first BYTES.
+ng_packets() {
+	head -c "$1" "$ng" | "$TCPDUMP" -S -t -n -r - 2>/dev/null | wc -l
+}
+for c in $CODECS; do
+	[ $c = lzo ] && continue
+	# shellcheck disable=SC2046
+	arb_units $c "$TMPDIR/ng.$c" $(ls "$TMPDIR"/ngpart.*)
+	# shellcheck disable=SC2086
+	set -- $units
+	u3=$3 u4=$4
+	# shellcheck disable=SC2086
+	set -- $ends
+	k2=$(ng_packets "$2") k3=$(ng_packets "$3")
+	cp "$TMPDIR/ng.$c" "$TMPDIR/bad"
+	damage "$TMPDIR/bad" $(( (u3 + u4) / 2 ))
+	expect_error "$c, pcapng in units of whole blocks, the third damaged: the read goes on past it" \
+	    "corrupt $c compressed file: bad block at byte offset $u3: *; every other block was read" \
+	    -r "$TMPDIR/bad" -w /dev/null
+	"$TCPDUMP" -S -t -n -r "$TMPDIR/bad" >"$TMPDIR/out.txt" 2>/dev/null
+	sed "$((k2 + 1)),${k3}d" "$TMPDIR/ng.txt" >"$TMPDIR/want.txt"
+	if [ "$k3" -gt "$k2" ] && cmp -s "$TMPDIR/want.txt" "$TMPDIR/out.txt"; then
+		t_ok "... every packet but the third unit's $((k3 - k2)) ($(wc -l <"$TMPDIR/out.txt") of $(wc -l <"$TMPDIR/ng.txt"))"
+	else
+		t_fail "... the packets around the damaged unit ($k2 before it, $k3 after it)"
+		diff "$TMPDIR/want.txt" "$TMPDIR/out.txt" | head -5 | sed 's/^/#   /'
+	fi
+done
 
 t_done
