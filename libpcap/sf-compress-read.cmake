@@ -30,7 +30,7 @@
 # zstd compressed, or that a dumper with options wrote, is read through
 # a decompressing stream (sf-compress-reader.c and the files it uses,
 # one decoder per codec library).  Included by CMakeLists.txt after the
-# pthreads and pkg-config checks, so that the hook there stays one line.
+# pkg-config checks, so that the hook there stays one line.
 #
 # They add to PROJECT_SOURCE_LIST_C, PCAP_LINK_LIBRARIES, LIBS,
 # LIBS_STATIC, LIBS_PRIVATE and REQUIRES_PRIVATE, and set the HAVE_*
@@ -103,48 +103,15 @@ macro(sf_compress_codec _name _prefix _module _header _function _library _define
 endmacro()
 
 #
-# sf_compress_read(): fopencookie(), the __atomic builtins, pthreads and
-# the BSD-licensed codecs: zlib (gzip), liblz4, libzstd.  Without
-# fopencookie() or the builtins (MSVC), sf-compress-noreader.c still
-# recognises compressed files, and refuses them by name.
+# sf_compress_read(): fopencookie() and the BSD-licensed codecs: zlib
+# (gzip), liblz4, libzstd.  Without fopencookie(),
+# sf-compress-noreader.c still recognises compressed files, and refuses
+# them by name.
 #
 macro(sf_compress_read)
   list(APPEND PROJECT_SOURCE_LIST_C sf-compress-containers.c)
   check_function_exists(fopencookie HAVE_FOPENCOOKIE)
   set(SF_COMPRESS_COOKIE ${HAVE_FOPENCOOKIE})
-  #
-  # The reader's list of open streams, and the dumper and its writer
-  # thread, share counters and flags between threads through the
-  # GCC/Clang __atomic builtins.
-  #
-  include(CheckCSourceCompiles)
-  check_c_source_compiles("
-#include <stdint.h>
-int main(void)
-{
-	uint64_t v = 0;
-	int i = 0, z = 0;
-	__atomic_store_n(&v, __atomic_load_n(&v, __ATOMIC_ACQUIRE) + 1,
-	    __ATOMIC_RELEASE);
-	(void)__atomic_compare_exchange_n(&i, &z, 1, 0,
-	    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return (int)v;
-}" SF_COMPRESS_HAVE_ATOMICS)
-  if(NOT SF_COMPRESS_HAVE_ATOMICS)
-    set(SF_COMPRESS_COOKIE FALSE)
-  endif()
-  #
-  # The reader keeps its list of open streams under a mutex where there
-  # are pthreads, so that threads may open and close savefiles at once.
-  #
-  if(CMAKE_USE_PTHREADS_INIT AND SF_COMPRESS_HAVE_ATOMICS)
-    set(HAVE_PTHREADS 1)
-    list(APPEND PCAP_LINK_LIBRARIES ${CMAKE_THREAD_LIBS_INIT})
-    set(LIBS "${LIBS} ${CMAKE_THREAD_LIBS_INIT}")
-    set(LIBS_STATIC "${LIBS_STATIC} ${CMAKE_THREAD_LIBS_INIT}")
-    set(LIBS_PRIVATE "${LIBS_PRIVATE} ${CMAKE_THREAD_LIBS_INIT}")
-  endif()
   if(SF_COMPRESS_COOKIE)
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-reader.c
         sf-compress-input.c sf-compress-units.c sf-compress-decompress.c

@@ -30,7 +30,7 @@ dnl gzip, lz4 or zstd compressed, or that a dumper with options wrote, is
 dnl read through a decompressing stream (sf-compress-reader.c and the
 dnl files it uses, one decoder per codec library).  They are here, out
 dnl of configure.ac, so that the hook there stays two lines.  Included
-dnl with m4_include from configure.ac, after the pthreads check.
+dnl with m4_include from configure.ac.
 dnl
 dnl AC_LBL_SF_COMPRESS_CODEC(name, VAR, pkg-config module, header,
 dnl     function, -l library, DEFINE, source file)
@@ -78,50 +78,15 @@ AC_DEFUN([AC_LBL_SF_COMPRESS_CODEC],
 	fi
 ])
 
-dnl AC_LBL_SF_COMPRESS_READ: fopencookie(), the __atomic builtins,
-dnl pthreads and the BSD-licensed codecs: zlib (gzip), liblz4, libzstd.  Without
-dnl fopencookie() or the builtins, sf-compress-noreader.c still
-dnl recognises compressed files, and refuses them by name.
+dnl AC_LBL_SF_COMPRESS_READ: fopencookie() and the BSD-licensed codecs:
+dnl zlib (gzip), liblz4, libzstd.  Without fopencookie(),
+dnl sf-compress-noreader.c still recognises compressed files, and
+dnl refuses them by name.
 AC_DEFUN([AC_LBL_SF_COMPRESS_READ],
 [
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-containers.c"
 	AC_CHECK_FUNCS(fopencookie,
 	    [sf_compress_cookie=yes], [sf_compress_cookie=no])
-	#
-	# The reader's list of open streams, and the dumper and its writer
-	# thread, share counters and flags between threads through the
-	# GCC/Clang __atomic builtins.  A compiler without them (MSVC)
-	# gets the stubs, and plain savefiles work.
-	#
-	AC_CACHE_CHECK([for the __atomic builtins],
-	    [ac_cv_lbl_sfc_atomics],
-	    [AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <stdint.h>]],
-		[[uint64_t v = 0; int i = 0, z = 0;
-		__atomic_store_n(&v, __atomic_load_n(&v, __ATOMIC_ACQUIRE) + 1,
-		    __ATOMIC_RELEASE);
-		(void)__atomic_compare_exchange_n(&i, &z, 1, 0,
-		    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		return (int)v;]])],
-		[ac_cv_lbl_sfc_atomics=yes], [ac_cv_lbl_sfc_atomics=no])])
-	if test "x$ac_cv_lbl_sfc_atomics" = xno; then
-		sf_compress_cookie=no
-	fi
-	#
-	# The reader keeps its list of open streams under a mutex where
-	# there are pthreads, so that threads may open and close savefiles
-	# at once.
-	#
-	sf_compress_pthreads=no
-	if test "x$ac_lbl_have_pthreads" = xfound -a \
-	    "x$ac_cv_lbl_sfc_atomics" = xyes; then
-		sf_compress_pthreads=yes
-		AC_DEFINE(HAVE_PTHREADS, 1,
-		    [define if pthreads are available])
-		ADDITIONAL_LIBS="$ADDITIONAL_LIBS $PTHREAD_LIBS"
-		ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC $PTHREAD_LIBS"
-		LIBS_PRIVATE="$LIBS_PRIVATE $PTHREAD_LIBS"
-	fi
 	if test "x$sf_compress_cookie" = xyes; then
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-reader.c sf-compress-input.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-units.c sf-compress-decompress.c"

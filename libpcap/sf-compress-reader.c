@@ -48,9 +48,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef HAVE_PTHREADS
-#include <pthread.h>
-#endif
 
 #include "pcap-int.h"
 #include "sf-pcap.h"
@@ -62,18 +59,6 @@
 
 /* The size of the input buffer. */
 #define	SFC_READ_BUF		65536
-
-#ifdef HAVE_PTHREADS
-static pthread_mutex_t sfc_readers_lock = PTHREAD_MUTEX_INITIALIZER;
-#define	SFC_LOCK()	pthread_mutex_lock(&sfc_readers_lock)
-#define	SFC_UNLOCK()	pthread_mutex_unlock(&sfc_readers_lock)
-#else
-#define	SFC_LOCK()
-#define	SFC_UNLOCK()
-#endif
-
-/* Open readers, to find an error message from p->rfile. */
-static struct sfc_reader *sfc_readers;
 
 static void
 sfc_reader_free(struct sfc_reader *r)
@@ -90,17 +75,8 @@ static int
 sfc_cookie_rclose(void *cookie)
 {
 	struct sfc_reader *r = cookie;
-	struct sfc_reader **pp;
 	int ret;
 
-	SFC_LOCK();
-	for (pp = &sfc_readers; *pp != NULL; pp = &(*pp)->next) {
-		if (*pp == r) {
-			*pp = r->next;
-			break;
-		}
-	}
-	SFC_UNLOCK();
 	ret = 0;
 	if (r->owns_raw && r->in.raw != stdin)
 		ret = fclose(r->in.raw) == EOF ? -1 : 0;
@@ -110,54 +86,20 @@ sfc_cookie_rclose(void *cookie)
 
 /*
  * The pcap and pcapng readers turn any read error into "error reading
- * dump file: <strerror>"; put our message, with its offset, in its
- * place.  Only two next_packet routines exist, so each gets its own
- * trampoline and the wrapped routine is found without a lookup per
- * packet; the reader state is only looked for on an error.
+ * dump file: <strerror>"; put the decompressing stream's message, which
+ * says what is wrong and at which offset, in its place.
  */
-#define	SFC_MAX_WRAPPED	2
-typedef int (*sfc_next_packet_fn)(pcap_t *, struct pcap_pkthdr *, u_char **);
-static sfc_next_packet_fn sfc_wrapped[SFC_MAX_WRAPPED];
-
-static void
-sfc_fix_errbuf(pcap_t *p)
+static int
+sfc_next_packet(pcap_t *p, struct pcap_pkthdr *h, u_char **data)
 {
-	struct sfc_reader *r;
+	struct sfc_reader *r = p->rfile_cookie;
+	int status;
 
-	SFC_LOCK();
-	for (r = sfc_readers; r != NULL; r = r->next)
-		if (r->fp == p->rfile)
-			break;
-	if (r != NULL && r->err != 0)
+	status = (*r->next_packet_op)(p, h, data);
+	if (status == -1 && r->err != 0)
 		snprintf(p->errbuf, PCAP_ERRBUF_SIZE, "%s", r->errmsg);
-	SFC_UNLOCK();
+	return (status);
 }
-
-static int
-sfc_next_packet_0(pcap_t *p, struct pcap_pkthdr *h, u_char **data)
-{
-	int st;
-
-	st = (*sfc_wrapped[0])(p, h, data);
-	if (st == -1)
-		sfc_fix_errbuf(p);
-	return (st);
-}
-
-static int
-sfc_next_packet_1(pcap_t *p, struct pcap_pkthdr *h, u_char **data)
-{
-	int st;
-
-	st = (*sfc_wrapped[1])(p, h, data);
-	if (st == -1)
-		sfc_fix_errbuf(p);
-	return (st);
-}
-
-static const sfc_next_packet_fn sfc_trampolines[SFC_MAX_WRAPPED] = {
-	sfc_next_packet_0, sfc_next_packet_1
-};
 
 static pcap_t *
 sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
@@ -173,7 +115,6 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	size_t n;
 	off_t here;
 	pcap_t *p;
-	u_int i;
 
 	*err = 1;
 	r = calloc(1, sizeof(*r));
@@ -253,18 +194,9 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 		*err = 1;
 		goto fail;
 	}
-	SFC_LOCK();
-	for (i = 0; i < SFC_MAX_WRAPPED; i++) {
-		if (sfc_wrapped[i] == NULL)
-			sfc_wrapped[i] = p->next_packet_op;
-		if (sfc_wrapped[i] == p->next_packet_op) {
-			p->next_packet_op = sfc_trampolines[i];
-			break;
-		}
-	}
-	r->next = sfc_readers;
-	sfc_readers = r;
-	SFC_UNLOCK();
+	r->next_packet_op = p->next_packet_op;
+	p->next_packet_op = sfc_next_packet;
+	p->rfile_cookie = r;
 	r->owns_raw = 1;
 	/*
 	 * savefile.c keeps an rfile a check routine has set, and takes

@@ -41,8 +41,8 @@
 #include "sf-compress-records.h"
 
 struct sfc_reader {
-	struct sfc_reader *next;
 	FILE	*fp;		/* the cookie stream, p->rfile */
+	next_packet_op_t next_packet_op;	/* the pcap or pcapng reader's */
 	const struct pcapint_sfc_decoder *ops;	/* the container's decoder */
 	const char *name;	/* the container's, for messages */
 	void	*dec;

@@ -43,18 +43,44 @@
 include(${CMAKE_CURRENT_LIST_DIR}/sf-compress-read.cmake)
 
 #
-# sf_compress(): the reader's checks, which include pthreads, and the
-# encoders of the codecs the reader found.  Whatever is missing, every function pcap.h
-# declares is built: without fopencookie() or the __atomic builtins
-# (MSVC) the dumper is sf-compress-nodumper.c, without pthreads the
-# thread glue and pcap_dump_close_async() are sf-compress-nothread.c.
+# sf_compress(): the reader's checks, the __atomic builtins, pthreads,
+# and the encoders of the codecs the reader found.  Whatever is
+# missing, every function pcap.h declares is built: without
+# fopencookie() or the builtins (MSVC) the dumper is
+# sf-compress-nodumper.c, without pthreads the thread glue and
+# pcap_dump_close_async() are sf-compress-nothread.c.
 #
 macro(sf_compress)
   sf_compress_read()
+  #
+  # The dumper and its writer thread share counters and flags between
+  # threads through the GCC/Clang __atomic builtins.
+  #
+  include(CheckCSourceCompiles)
+  check_c_source_compiles("
+#include <stdint.h>
+int main(void)
+{
+	uint64_t v = 0;
+	int i = 0, z = 0;
+	__atomic_store_n(&v, __atomic_load_n(&v, __ATOMIC_ACQUIRE) + 1,
+	    __ATOMIC_RELEASE);
+	(void)__atomic_compare_exchange_n(&i, &z, 1, 0,
+	    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return (int)v;
+}" SF_COMPRESS_HAVE_ATOMICS)
+  if(CMAKE_USE_PTHREADS_INIT AND SF_COMPRESS_HAVE_ATOMICS)
+    set(HAVE_PTHREADS 1)
+    list(APPEND PCAP_LINK_LIBRARIES ${CMAKE_THREAD_LIBS_INIT})
+    set(LIBS "${LIBS} ${CMAKE_THREAD_LIBS_INIT}")
+    set(LIBS_STATIC "${LIBS_STATIC} ${CMAKE_THREAD_LIBS_INIT}")
+    set(LIBS_PRIVATE "${LIBS_PRIVATE} ${CMAKE_THREAD_LIBS_INIT}")
+  endif()
   list(APPEND PROJECT_SOURCE_LIST_C sf-compress-options.c
       sf-compress-encoders.c sf-compress-store.c sf-compress-policy.c
       sf-compress-ladders.c)
-  if(SF_COMPRESS_COOKIE)
+  if(SF_COMPRESS_COOKIE AND SF_COMPRESS_HAVE_ATOMICS)
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-dumper.c
         sf-compress-pipeline.c sf-compress-assembler.c
         sf-compress-planner.c sf-compress-adapt.c

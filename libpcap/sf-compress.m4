@@ -37,18 +37,50 @@ dnl writing where it was found for reading.
 dnl
 m4_include([sf-compress-read.m4])
 
-dnl AC_LBL_SF_COMPRESS: the reader's checks, which include pthreads, and
-dnl the encoders of the codecs the reader found.  Whatever is missing, every function
-dnl pcap.h declares is built: without fopencookie() the dumper is
-dnl sf-compress-nodumper.c, without pthreads the thread glue and
-dnl pcap_dump_close_async() are sf-compress-nothread.c.
+dnl AC_LBL_SF_COMPRESS: the reader's checks, the __atomic builtins,
+dnl pthreads, and the encoders of the codecs the reader found.  Whatever
+dnl is missing, every function pcap.h declares is built: without
+dnl fopencookie() or the builtins the dumper is sf-compress-nodumper.c,
+dnl without pthreads the thread glue and pcap_dump_close_async() are
+dnl sf-compress-nothread.c.
 AC_DEFUN([AC_LBL_SF_COMPRESS],
 [
 	AC_LBL_SF_COMPRESS_READ
+	#
+	# The dumper and its writer thread share counters and flags
+	# between threads through the GCC/Clang __atomic builtins.  A
+	# compiler without them (MSVC) gets the stubs, and plain savefiles
+	# work.
+	#
+	AC_CACHE_CHECK([for the __atomic builtins],
+	    [ac_cv_lbl_sfc_atomics],
+	    [AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <stdint.h>]],
+		[[uint64_t v = 0; int i = 0, z = 0;
+		__atomic_store_n(&v, __atomic_load_n(&v, __ATOMIC_ACQUIRE) + 1,
+		    __ATOMIC_RELEASE);
+		(void)__atomic_compare_exchange_n(&i, &z, 1, 0,
+		    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		return (int)v;]])],
+		[ac_cv_lbl_sfc_atomics=yes], [ac_cv_lbl_sfc_atomics=no])])
+	sf_compress_dumper=$sf_compress_cookie
+	if test "x$ac_cv_lbl_sfc_atomics" = xno; then
+		sf_compress_dumper=no
+	fi
+	sf_compress_pthreads=no
+	if test "x$ac_lbl_have_pthreads" = xfound -a \
+	    "x$ac_cv_lbl_sfc_atomics" = xyes; then
+		sf_compress_pthreads=yes
+		AC_DEFINE(HAVE_PTHREADS, 1,
+		    [define if pthreads are available])
+		ADDITIONAL_LIBS="$ADDITIONAL_LIBS $PTHREAD_LIBS"
+		ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC $PTHREAD_LIBS"
+		LIBS_PRIVATE="$LIBS_PRIVATE $PTHREAD_LIBS"
+	fi
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-options.c sf-compress-encoders.c"
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-store.c sf-compress-policy.c"
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-ladders.c"
-	if test "x$sf_compress_cookie" = xyes; then
+	if test "x$sf_compress_dumper" = xyes; then
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-dumper.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-pipeline.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-assembler.c"

@@ -4,20 +4,25 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * no-atomics: against a libpcap built without the __atomic builtins,
- * the dumper options API exists, refuses compression in one sentence
- * each, and plain savefiles still work.  Prints what it saw.
+ * the dumper options API exists, refuses compressed writing in one
+ * sentence, plain savefiles still work, and the compressed savefile
+ * given as the argument, which needs no builtins, is read.  Prints
+ * what it saw.
  */
 
 #include <stdio.h>
 #include <pcap/pcap.h>
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	char errbuf[PCAP_ERRBUF_SIZE];
 	pcap_dump_options_t *o;
 	pcap_dumper_t *d;
 	pcap_t *p;
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	int n;
 
 	o = pcap_dump_options_create(errbuf);
 	p = pcap_open_dead(DLT_EN10MB, 65535);
@@ -35,6 +40,17 @@ main(void)
 		pcap_dump_close(d);
 	printf("pcap_dump_close_async_wait: %d\n", pcap_dump_close_async_wait(0));
 	pcap_dump_options_free(o);
+	pcap_close(p);
+	if (argc < 2)
+		return (0);
+	p = pcap_open_offline(argv[1], errbuf);
+	if (p == NULL) {
+		printf("pcap_open_offline: %s\n", errbuf);
+		return (0);
+	}
+	for (n = 0; pcap_next_ex(p, &h, &data) == 1; n++)
+		continue;
+	printf("read: %d packets\n", n);
 	pcap_close(p);
 	return (0);
 }
