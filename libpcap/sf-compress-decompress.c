@@ -128,9 +128,13 @@ pcapint_sfc_cookie_read(void *cookie, char *buf, size_t size)
 			    size, &r->unit_off, &done, ebuf);
 			if (n < 0)
 				return (sfc_reader_error(r, n, ebuf));
-			if (done)
-				r->streaming = 0;
 			r->upos += n;
+			if (done) {
+				r->streaming = 0;
+				if (pcapint_sfc_check_unit(r, r->hold_coff,
+				    r->hold_uoff, r->upos) != 0)
+					return (-1);
+			}
 			if (n != 0 || !done)
 				return (n);
 			continue;
@@ -178,13 +182,20 @@ pcapint_sfc_cookie_read(void *cookie, char *buf, size_t size)
 				}
 				return (sfc_reader_error(r, n, ebuf));
 			}
-			if (r->hold_len == 0 && (n != 0 || done))
+			if (r->hold_len == 0 && (n != 0 || done)) {
+				r->hold_coff = r->unit_off;
 				pcapint_sfc_note_unit(r, r->unit_off,
 				    r->hold_uoff);
+			}
 			r->hold_len += (size_t)n;
 			if (done) {
-				if (pcapint_sfc_resync_walk(r) != 0)
+				if (pcapint_sfc_check_unit(r, r->hold_coff,
+				    r->hold_uoff, r->hold_uoff +
+				    (int64_t)r->hold_len) != 0 ||
+				    pcapint_sfc_resync_walk(r) != 0) {
+					r->hold_len = 0;
 					return (-1);
+				}
 				break;
 			}
 			if (n == 0) {

@@ -134,6 +134,7 @@ sfc_use_seek_table(struct sfc_reader *r)
 	r->units = u;
 	r->nunits = r->units_size = n;
 	r->end_uoff = end;
+	r->table_used = 1;
 }
 
 int

@@ -59,6 +59,43 @@ pcapint_sfc_raw_seekable(struct sfc_reader *r)
 }
 
 /*
+ * A seek table's offsets are trusted to seek without decompressing; so
+ * each unit read whole is held against its entry, and a table that
+ * disagrees with what the unit held makes the read fail rather than
+ * let a seek land at the wrong place.  Only the units read can be
+ * checked: a seek trusts the sizes of the units it skips.
+ */
+int
+pcapint_sfc_check_unit(struct sfc_reader *r, int64_t coff, int64_t start,
+    int64_t end)
+{
+	size_t lo, hi, mid;
+
+	if (!r->table_used)
+		return (0);
+	lo = 0;
+	hi = r->nunits;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (r->units[mid].coff < coff)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* The last entry is the table itself, a unit of no data. */
+	if (lo < r->nunits && r->units[lo].coff == coff &&
+	    r->units[lo].uoff == start &&
+	    end == (lo + 1 < r->nunits ? r->units[lo + 1].uoff : start))
+		return (0);
+	r->err = EBADMSG;
+	snprintf(r->errmsg, sizeof(r->errmsg),
+	    "corrupt %s compressed file: its seek table does not match the block at byte offset %lld",
+	    r->name, (long long)coff);
+	errno = r->err;
+	return (-1);
+}
+
+/*
  * A unit starts at coff in the compressed file and uoff in the stream.
  * Units are met in order, again after a seek backwards, so a unit past
  * the last one noted is new.  Without memory for the note, a seek

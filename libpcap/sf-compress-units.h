@@ -65,6 +65,8 @@ struct sfc_reader {
 	int	past_end;	/* a seek went past the end: reads give 0 */
 	int64_t	end_uoff;	/* the length of the stream, once known */
 	int	table_tried;	/* looked for a seek table */
+	int	table_used;	/* units[] is a seek table's */
+	int64_t	hold_coff;	/* where the unit at hold_uoff starts */
 	struct pcapint_sfc_unit_start *units;	/* unit starts, ascending */
 	size_t	nunits;
 	size_t	units_size;
@@ -86,6 +88,14 @@ extern int pcapint_sfc_raw_seekable(struct sfc_reader *);
  */
 extern int pcapint_sfc_restart_at(struct sfc_reader *,
     const struct pcapint_sfc_unit_start *);
+
+/*
+ * The unit that starts at coff in the compressed file was read whole,
+ * from start to end in the stream: 0, or -1 with the sticky error set
+ * when a seek table said otherwise.
+ */
+extern int pcapint_sfc_check_unit(struct sfc_reader *, int64_t coff,
+    int64_t start, int64_t end);
 
 /* A unit starts at coff in the compressed file and uoff in the stream. */
 extern void pcapint_sfc_note_unit(struct sfc_reader *, int64_t coff,

@@ -29,6 +29,10 @@
  *   seek-test end FILE
  *	fseek(SEEK_END) on the stream, then reads the last 4 bytes:
  *	prints "end OFFSET" or the error.
+ *   seek-test endread FILE
+ *	what tcpslice does: fseek(SEEK_END), then back to the first
+ *	record, then pcap_next_ex() to the end: prints "N packets", or
+ *	"error after N packets: " and pcap_geterr().
  */
 
 #include <errno.h>
@@ -460,6 +464,36 @@ cmd_end(const char *file)
 	return (0);
 }
 
+static int
+cmd_endread(const char *file)
+{
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	unsigned long n;
+	pcap_t *p;
+	FILE *f;
+	long first;
+	int st;
+
+	p = open_capture(file);
+	f = pcap_file(p);
+	first = ftell(f);
+	if (first < 0 || fseek(f, 0, SEEK_END) != 0 ||
+	    fseek(f, first, SEEK_SET) != 0) {
+		printf("error: %s\n", strerror(errno));
+		pcap_close(p);
+		return (1);
+	}
+	for (n = 0; (st = pcap_next_ex(p, &h, &data)) == 1; n++)
+		continue;
+	if (st == PCAP_ERROR_BREAK)
+		printf("%lu packets\n", n);
+	else
+		printf("error after %lu packets: %s\n", n, pcap_geterr(p));
+	pcap_close(p);
+	return (st == PCAP_ERROR_BREAK ? 0 : 1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -474,7 +508,9 @@ main(int argc, char **argv)
 		return (cmd_addtable(argv[2], argv[3]));
 	if (argc == 3 && strcmp(argv[1], "end") == 0)
 		return (cmd_end(argv[2]));
+	if (argc == 3 && strcmp(argv[1], "endread") == 0)
+		return (cmd_endread(argv[2]));
 	fprintf(stderr, "usage: seek-test same PLAIN FILE [OPS] | pipe | rewind FILE |\n"
-	    "       addtable IN OUT | end FILE\n");
+	    "       addtable IN OUT | end FILE | endread FILE\n");
 	return (2);
 }

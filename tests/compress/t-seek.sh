@@ -107,6 +107,27 @@ if [ -f "$TMPDIR/ours.zstd.4096" ] &&
 	    seek=$(( $(wc -c <"$TMPDIR/ours.zstd.4096") + 8 )) 2>/dev/null
 	t_expect_eq "a table that does not match the file's size is ignored" \
 	    "error: Bad message" "$("$SEEK" end "$TMPDIR/bad2.zst" 2>&1)"
+	# A table whose last frame holds one byte more than it says: the
+	# seek to the end trusts it, and the read of that frame finds it
+	# out instead of handing out bytes from the wrong place.
+	frames=$(od -An -tu4 -j $(( $(wc -c <"$TMPDIR/table.zst") - 9 )) -N 4 \
+	    "$TMPDIR/table.zst" | tr -d ' ')
+	at=$(( $(wc -c <"$TMPDIR/ours.zstd.4096") + 8 + (frames - 1) * 8 + 4 ))
+	was=$(od -An -tu4 -j "$at" -N 4 "$TMPDIR/table.zst" | tr -d ' ')
+	cp "$TMPDIR/table.zst" "$TMPDIR/lie.zst"
+	lie=$((was + 1))
+	printf "\\$(printf %03o $((lie & 255)))\\$(printf %03o $(((lie >> 8) & 255)))\\$(printf %03o $(((lie >> 16) & 255)))\\000" |
+	    dd of="$TMPDIR/lie.zst" bs=1 conv=notrunc seek="$at" 2>/dev/null
+	t_expect_eq "a table that lies about a frame's size: the read of that frame fails" \
+	    "error: Bad message" "$("$SEEK" end "$TMPDIR/lie.zst" 2>&1)"
+	last=$(( $(wc -c <"$TMPDIR/ours.zstd.4096") - $(od -An -tu4 -j $((at - 4)) -N 4 "$TMPDIR/table.zst" | tr -d ' ') ))
+	before=$(head -c $(( $(wc -c <"$plain") - was )) "$plain" |
+	    "$TCPDUMP" -r - 2>/dev/null | wc -l)
+	t_expect_eq "... and read from the start after it, the packets before that frame, then the error" \
+	    "error after $before packets: corrupt zstd compressed file: its seek table does not match the block at byte offset $last" \
+	    "$("$SEEK" endread "$TMPDIR/lie.zst" 2>&1)"
+	t_expect_eq "the true table: every packet" "$records packets" \
+	    "$("$SEEK" endread "$TMPDIR/table.zst" 2>&1)"
 else
 	t_fail "seek-test addtable: $(cat "$TMPDIR/out")"
 fi
