@@ -9,6 +9,12 @@
 # they compress two parts and the parts are concatenated.  The others:
 # a gzip file of text, the zstd file cut inside its first frame, and
 # the gzip file with its first member's CRC-32 flipped.
+# filter/compressed.pcapng*: the same six frames as pcapng, plain and
+# compressed by each tool, in two units that split the blocks (section
+# header, interface description and 3 packets) + 3 packets.
+# filter/compressed-large.pcap.zst: 65 frames of 262,144 bytes, UDP and
+# TCP in turn, padded with zeros: 17 MB in one zstd frame, larger than
+# the reader holds whole, so that it is streamed.
 # Usage: samples.py DIR (DIR/filter/ is made)
 import os
 import struct
@@ -76,6 +82,40 @@ for ext, cmd in (('gz', GZIP), ('lz4', ['lz4', '-c', '-q']),
     units[ext] = [compress(cmd, part) for part in parts]
     with open(os.path.join(fdir, 'compressed.pcap.' + ext), 'wb') as f:
         f.write(b''.join(units[ext]))
+
+def block(btype, body):
+    body += b'\0' * (-len(body) % 4)
+    n = 12 + len(body)
+    return struct.pack('<II', btype, n) + body + struct.pack('<I', n)
+
+shb = block(0x0A0D0D0A, struct.pack('<IHHq', 0x1A2B3C4D, 1, 0, -1))
+idb = block(1, struct.pack('<HHI', 1, 0, 262144))
+def epb(i, fr):
+    ts = (1700000000 + i) * 1000000    # microseconds, the default
+    return block(6, struct.pack('<IIIII', 0, ts >> 32, ts & 0xffffffff,
+                                len(fr), len(fr)) + fr)
+
+epbs = [epb(i, fr) for i, fr in enumerate(frames)]
+ng_parts = [shb + idb + b''.join(epbs[:3]), b''.join(epbs[3:])]
+with open(os.path.join(fdir, 'compressed.pcapng'), 'wb') as f:
+    f.write(b''.join(ng_parts))
+for ext, cmd in (('gz', GZIP), ('lz4', ['lz4', '-c', '-q']),
+                 ('zst', ['zstd', '-c', '-q', '--no-progress'])):
+    with open(os.path.join(fdir, 'compressed.pcapng.' + ext), 'wb') as f:
+        f.write(b''.join(compress(cmd, part) for part in ng_parts))
+
+BIG = 262144
+big = [hdr]
+for i in range(65):
+    if i % 2 == 0:
+        fr = eth(B, A, 0x0800, ipv4(H1, H2, 17, udp))
+    else:
+        fr = eth(B, A, 0x0800, ipv4(H1, H2, 6, tcp_syn))
+    fr += b'\0' * (BIG - len(fr))
+    big.append(struct.pack('<IIII', 1700000000 + i, 0, BIG, BIG) + fr)
+with open(os.path.join(fdir, 'compressed-large.pcap.zst'), 'wb') as f:
+    f.write(compress(['zstd', '-c', '-q', '--no-progress'], b''.join(big)))
+
 with open(os.path.join(out, 'compressed-not-a-capture.gz'), 'wb') as f:
     f.write(compress(GZIP, b'This is not a capture file.\n'))
 with open(os.path.join(out, 'compressed-truncated.pcap.zst'), 'wb') as f:

@@ -8,9 +8,11 @@
 # project's own suite fails nothing and passes what it
 # passes on the pristine snapshot plus our new rows: libpcap's
 # testprogs/TESTrun 14,625 + LIBPCAP_ROWS, tcpdump's TESTrun 794 +
-# TCPDUMP_ROWS.  libpcap/02-read-compressed adds 20 tests of compressed
-# savefiles to TESTrun (16 apply tests, 4 of them on the plain file, and
-# 4 reject tests), of which 19 run where every codec is built: the
+# TCPDUMP_ROWS.  libpcap/02-read-compressed adds 30 tests of compressed
+# savefiles to TESTrun (26 apply tests: 16 on the six-packet pcap, 4 of
+# them on the plain file, 8 on the same packets as pcapng, 2 of them on
+# the plain file, and 2 on a file too large to be held; and 4 reject
+# tests), of which 29 run where every codec is built: the
 # refusal of a file whose codec is not built skips there; the builds
 # without codec libraries are below.  tcpdump/03-read-compressed-tests adds 4
 # TESTrun rows (the plain file and its three compressed forms), which
@@ -24,7 +26,7 @@
 . "$SLUICE_SRCDIR/tests/lib.sh"
 need_cmd git autoreconf cmake
 
-LIBPCAP_ROWS=19
+LIBPCAP_ROWS=29
 TCPDUMP_ROWS=4
 work=$SLUICE_BUILDDIR/upstream-master
 sh "$SLUICE_SRCDIR/build-aux/sluice-upstream-check" "$SLUICE_SRCDIR" "$work" \
@@ -47,13 +49,14 @@ for comp in libpcap tcpdump; do
 	    grep -q "^ok   $comp: make releasetar ships the [0-9]* files the series adds\$" "$TMPDIR/out"
 done
 # Without each codec library, and without any: the 4 tests of that
-# codec's file (the 4 of gzip and 2 reject tests for zlib, the 4 of
-# zstd and the cut zstd file for libzstd) skip with those of the other
-# missing ones, and the refusal of a zstd file by name runs where
-# libzstd is missing.
+# codec's files (for zlib the 4 tests of the gzip pcap, the 2 of the
+# gzip pcapng and 2 reject tests; for libzstd the 4, 2 and 2 of the
+# zstd pcap, pcapng and large file and the cut zstd file) skip with
+# those of the other missing ones, and the refusal of a zstd file by
+# name runs where libzstd is missing.
 for how in autotools cmake; do
-	for want in "zlib: 13 passed, 7 skipped" "lz4: 15 passed, 5 skipped" \
-	    "zstd: 15 passed, 5 skipped" "codecs: 5 passed, 15 skipped"; do
+	for want in "zlib: 21 passed, 9 skipped" "lz4: 23 passed, 7 skipped" \
+	    "zstd: 21 passed, 9 skipped" "codecs: 7 passed, 23 skipped"; do
 		t_expect_eq "libpcap without ${want%%:*} ($how): TESTrun's compressed-savefile tests" \
 		    "without ${want%%:*} ($how): ${want#*: }, 0 failed" \
 		    "$(grep "^without ${want%%:*} ($how): " "$TMPDIR/out")"
