@@ -53,27 +53,31 @@
 #else
 #define	SFC_ZSTD_DECODER	NULL
 #endif
+#ifdef SFC_LZOP_CONTAINER
 #ifdef HAVE_LIBLZO2
 #define	SFC_LZO_DECODER	(&pcapint_sfc_lzo_decoder)
 #else
 #define	SFC_LZO_DECODER	NULL
 #endif
+#endif
 
 /*
  * gzip's magic includes the compression method byte (8, deflate), as
- * gzip(1) checks it; the others are 4 bytes, but for lzop's 9, of which
- * the first 4 are enough to tell it from the rest.  "none" is what a
- * dumper writes without a codec: a plain savefile, which sf-pcap.c
- * reads, so it has neither magic nor decoder here.
+ * gzip(1) checks it; the others are 4 bytes.  "none" is a plain
+ * savefile, which sf-pcap.c reads, so it has neither magic nor decoder
+ * here.
  */
 const struct pcapint_sfc_container pcapint_sfc_containers[SFC_NCONTAINERS] = {
 	[SFC_STORE] = { "none", { 0 }, 0, NULL },
 	[SFC_ZSTD] = { "zstd", { 0x28, 0xb5, 0x2f, 0xfd }, 4, SFC_ZSTD_DECODER },
 	[SFC_LZ4] = { "lz4", { 0x04, 0x22, 0x4d, 0x18 }, 4, SFC_LZ4_DECODER },
 	[SFC_GZIP] = { "gzip", { 0x1f, 0x8b, 0x08 }, 3, SFC_GZIP_DECODER },
+#ifdef SFC_LZOP_CONTAINER
+	/* lzop's signature is 9 bytes; its first 4 tell it from the rest. */
 	[SFC_LZO] = { "lzo",
 	    { 0x89, 0x4c, 0x5a, 0x4f, 0x00, 0x0d, 0x0a, 0x1a, 0x0a }, 9,
 	    SFC_LZO_DECODER },
+#endif
 };
 
 const struct pcapint_sfc_container *

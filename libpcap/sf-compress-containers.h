@@ -46,23 +46,28 @@
 struct pcapint_sfc_decoder;
 
 /*
- * The containers, in the order of preference for a dumper's default
- * (sf-compress-encoders.c).  A row whose decoder was not built has dec
- * NULL, so that its files are recognised and refused with a clear
- * message rather than as "unknown file format".  The magic is
- * the container's own signature, all of it (lzop's is 9 bytes); files
- * are recognised by its first SFC_MAGIC_CHECK bytes at most.
+ * The containers, in order of preference where one must be chosen.  A
+ * row whose decoder was not built has dec NULL, so that its files are
+ * recognised and refused with a clear message rather than as "unknown
+ * file format".  The magic is the container's own signature, all of
+ * it; files are recognised by its first SFC_MAGIC_CHECK bytes at most.
  */
 enum pcapint_sfc_container_id {
 	SFC_STORE,
 	SFC_ZSTD,
 	SFC_LZ4,
 	SFC_GZIP,
+#ifdef SFC_LZOP_CONTAINER
 	SFC_LZO,
+#endif
 	SFC_NCONTAINERS
 };
 
-#define	SFC_MAGIC_MAX	9
+#ifdef SFC_LZOP_CONTAINER
+#define	SFC_MAGIC_MAX	9	/* lzop's signature */
+#else
+#define	SFC_MAGIC_MAX	4
+#endif
 #define	SFC_MAGIC_CHECK	4	/* what savefile.c has read when it asks */
 
 struct pcapint_sfc_container {

@@ -29,16 +29,16 @@
  * Compressed savefiles: reading the decompressed stream.
  *
  * The stream is handed out one container unit (gzip member, LZ4 or zstd
- * frame, lzop block) at a time, and a unit of at most SFC_MAX_BLOCK
+ * frame) at a time, and a unit of at most SFC_MAX_BLOCK
  * only once it is complete and its checksum, where it has one, matched,
  * so such a damaged block is never delivered, in part or whole; larger
  * units are streamed (see pcapint_sfc_cookie_read()).  A unit the file
  * ends inside is handed out as far as it was decoded, as zcat would,
- * since a capture cut short (a full disk, a killed writer) is the
+ * since a capture cut short (a full disk, a killed capture) is the
  * common case and its bytes are not damaged, only missing.  The error
  * says what is wrong and at which byte offset of the compressed file.
- * Where the file can seek and its units end at records, as a dumper's
- * do, reading goes on past a damaged unit (sf-compress-resync.c).
+ * Where the file can seek and its units end at records, reading goes on
+ * past a damaged unit (sf-compress-resync.c).
  */
 
 #include <config.h>

@@ -50,10 +50,12 @@
 #else
 #define	SFC_ZSTD_ENCODER	NULL
 #endif
+#ifdef SFC_LZOP_CONTAINER
 #ifdef HAVE_LIBLZO2
 #define	SFC_LZO_ENCODER	(&pcapint_sfc_lzo_encoder)
 #else
 #define	SFC_LZO_ENCODER	NULL
+#endif
 #endif
 
 const struct pcapint_sfc_encoder *const
@@ -62,7 +64,9 @@ const struct pcapint_sfc_encoder *const
 	[SFC_ZSTD] = SFC_ZSTD_ENCODER,
 	[SFC_LZ4] = SFC_LZ4_ENCODER,
 	[SFC_GZIP] = SFC_GZIP_ENCODER,
+#ifdef SFC_LZOP_CONTAINER
 	[SFC_LZO] = SFC_LZO_ENCODER,
+#endif
 };
 
 /*

@@ -27,10 +27,10 @@
 #
 # CMake checks for reading compressed savefiles, the same as
 # sf-compress-read.m4 makes for configure: a savefile that gzip, lz4 or
-# zstd compressed, or that a dumper with options wrote, is read through
-# a decompressing stream (sf-compress-reader.c and the files it uses,
-# one decoder per codec library).  Included by CMakeLists.txt after the
-# pkg-config checks, so that the hook there stays one line.
+# zstd compressed, or that a program compressed block by block, is read
+# through a decompressing stream (sf-compress-reader.c and the files it
+# uses, one decoder per codec library).  Included by CMakeLists.txt
+# after the pkg-config checks, so that the hook there stays one line.
 #
 # They add to PROJECT_SOURCE_LIST_C, PCAP_LINK_LIBRARIES, LIBS,
 # LIBS_STATIC, LIBS_PRIVATE and REQUIRES_PRIVATE, and set the HAVE_*

@@ -26,11 +26,11 @@ dnl (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
 dnl OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
 dnl
 dnl Configure checks for reading compressed savefiles: a savefile that
-dnl gzip, lz4 or zstd compressed, or that a dumper with options wrote, is
-dnl read through a decompressing stream (sf-compress-reader.c and the
-dnl files it uses, one decoder per codec library).  They are here, out
-dnl of configure.ac, so that the hook there stays two lines.  Included
-dnl with m4_include from configure.ac.
+dnl gzip, lz4 or zstd compressed, or that a program compressed block by
+dnl block, is read through a decompressing stream (sf-compress-reader.c
+dnl and the files it uses, one decoder per codec library).  They are
+dnl here, out of configure.ac, so that the hook there stays two lines.
+dnl Included with m4_include from configure.ac.
 dnl
 dnl AC_LBL_SF_COMPRESS_CODEC(name, VAR, pkg-config module, header,
 dnl     function, -l library, DEFINE, source file)

@@ -28,13 +28,14 @@
  *
  * Compressed savefiles: where the records of the decompressed stream
  * end.  Reading on past a damaged unit (sf-compress-resync.c) is right
- * only where units end at records, as a dumper's blocks do; a file
- * compressed in arbitrary parts (split(1), a tool that cuts its frames
- * by size) has records that straddle units, and the unit after a
- * skipped one would start inside a record.  So each unit held whole is
- * walked, record header by record header, and the walk says whether it
- * ended exactly at the end of a record.  Only the record lengths are
- * read, of records already in memory.
+ * only where units end at records, as the blocks of a program that
+ * compresses a capture block by block do; a file compressed in
+ * arbitrary parts (split(1), a tool that cuts its frames by size) has
+ * records that straddle units, and the unit after a skipped one would
+ * start inside a record.  So each unit held whole is walked, record
+ * header by record header, and the walk says whether it ended exactly
+ * at the end of a record.  Only the record lengths are read, of records
+ * already in memory.
  */
 
 #include <config.h>

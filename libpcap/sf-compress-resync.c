@@ -150,8 +150,8 @@ pcapint_sfc_resync_walk(struct sfc_reader *r)
 
 /*
  * A unit failed its checksum or did not decode.  Units are independent,
- * so where they end at records, as a dumper's blocks do, reading can go
- * on at the next unit: one bad sector then costs one block, not the
+ * so where they end at records, as those of a program that compresses
+ * a capture block by block do, reading can go on at the next unit: one bad sector then costs one block, not the
  * rest of the capture.  That every unit read so far ended at a record
  * is the evidence that the next one starts at one; the unit after the
  * skip is checked in turn (pcapint_sfc_resync_walk()).  The unit is

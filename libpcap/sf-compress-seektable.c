@@ -46,10 +46,10 @@
  * is used only if it adds up to the file's size exactly; otherwise the
  * file is read as if it had none.
  *
- * libpcap's dumper does not write such a table, although every zstd and
- * LZ4 library skips it: Wireshark 4.0 (Debian 12's tshark 4.0.17) reads
- * the skippable frame at the end of a file as capture data and reports
- * the file as damaged.
+ * A program that writes captures may well not write such a table,
+ * although every zstd and LZ4 library skips it: Wireshark 4.0 (Debian
+ * 12's tshark 4.0.17) reads the skippable frame at the end of a file as
+ * capture data and reports the file as damaged.
  */
 
 #include <config.h>

@@ -122,9 +122,12 @@ endmacro()
 #
 # sf_compress_lzo(): liblzo2 for the lzop container.  liblzo2 is
 # GPL-2.0-or-later, so a libpcap built with it is distributed under the
-# GPL; off unless WITH_LZO is set.
+# GPL; off unless WITH_LZO is set.  Without it, lzop files are still
+# known by their magic number and refused by name, and --compress=lzo
+# is refused as not built (SFC_LZOP_CONTAINER).
 #
 macro(sf_compress_lzo)
+  set(SFC_LZOP_CONTAINER 1)
   option(WITH_LZO "compressed savefiles with LZO (lzop); liblzo2 is GPL, so the resulting libpcap is too" OFF)
   if(WITH_LZO)
     if(NOT SF_COMPRESS_COOKIE)

@@ -29,11 +29,9 @@
  * Compressed savefiles, reading: the interface between the reader
  * (sf-compress-reader.c and the files it uses) and the containers'
  * decoders, one file each: sf-compress-zlib-decode.c (gzip),
- * sf-compress-lz4-decode.c (LZ4 frames), sf-compress-zstd-decode.c
- * (zstd frames) and sf-compress-lzo-decode.c (lzop).  The table of
- * containers, with their names and magic numbers, is in
- * sf-compress-containers.h and .c.  Writing adds its own interface on top of
- * this one, sf-compress-encoder.h.
+ * sf-compress-lz4-decode.c (LZ4 frames) and sf-compress-zstd-decode.c
+ * (zstd frames).  The table of containers, with their names and magic
+ * numbers, is in sf-compress-containers.h and .c.
  */
 
 #ifndef sf_compress_h
@@ -47,8 +45,10 @@
 #include "sf-compress-containers.h"
 
 /*
- * The largest block a dumper writes; the reader holds units up to this
- * size whole, and streams larger ones, which other tools write.
+ * The largest unit the reader holds whole, so that a damaged one is
+ * never handed out; larger ones (gzip(1) makes one member of a whole
+ * file) are streamed.  Whoever writes compressed savefiles block by
+ * block keeps the blocks within it.
  */
 #define	SFC_MAX_BLOCK		(16 * 1024 * 1024)
 
@@ -144,9 +144,9 @@ struct pcapint_sfc_decoder {
 	/*
 	 * Non-zero if a new decoder can start reading at any unit, as
 	 * gzip members and LZ4 and zstd frames stand alone; a reader
-	 * that seeks then jumps to the unit that holds the target.  An
-	 * lzop block needs the flags of the file's header, so an lzop
-	 * reader seeking backwards starts again from the beginning.
+	 * that seeks then jumps to the unit that holds the target.  A
+	 * container whose units need what its file header says is read
+	 * again from the beginning instead.
 	 */
 	int	dec_units_independent;
 

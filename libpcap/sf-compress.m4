@@ -118,9 +118,13 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 
 dnl AC_LBL_SF_COMPRESS_LZO: liblzo2 for the lzop container.  liblzo2 is
 dnl GPL-2.0-or-later, so a libpcap built with it is distributed under
-dnl the GPL; off unless --with-lzo is given.
+dnl the GPL; off unless --with-lzo is given.  Without it, lzop files are
+dnl still known by their magic number and refused by name, and
+dnl --compress=lzo is refused as not built (SFC_LZOP_CONTAINER).
 AC_DEFUN([AC_LBL_SF_COMPRESS_LZO],
 [
+	AC_DEFINE(SFC_LZOP_CONTAINER, 1,
+	    [define to know the lzop container, read and written with LZO])
 	AC_ARG_WITH([lzo],
 	    AS_HELP_STRING([--with-lzo],
 		[compressed savefiles with LZO (lzop); liblzo2 is GPL, so the resulting libpcap is too @<:@default=no@:>@]),

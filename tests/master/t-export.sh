@@ -6,7 +6,8 @@
 # with its cover letter (0000-cover-letter.patch, the topic's subject and
 # text) and its commits as git format-patch files without our
 # Upstream-Status trailers.  Nothing in them names our project except as
-# the authors' affiliation (the From:, Signed-off-by: and shortlog lines).
+# the authors' affiliation (the From:, Signed-off-by: and shortlog lines),
+# and nothing knows the lzop container, which is ours only.
 # That git am applies them in order to the pinned snapshots is
 # t-series.sh's to check.  BASE=release writes today's series the same
 # way, without the files only the master series places.
@@ -50,6 +51,10 @@ for comp in libpcap tcpdump; do
 	    grep -v ':sluice developers ([0-9]*):$' |
 	    grep -v ':+\( \*\|#\|dnl\) Copyright (c) 20[0-9][0-9] The sluice developers\.  All rights reserved\.$')
 	t_expect_eq "$comp: nothing names the project but the authors' affiliation" "" "$named"
+	# Upstream is offered no lzop container (liblzo2 is GPL): its parts
+	# of our C files are left out (sluice-patchq's place_file).
+	t_expect_eq "$comp: nothing knows lzop or LZO" "" \
+	    "$(grep -rli 'lzo' "$out/$comp")"
 done
 # bad_call DESCRIPTION EXPECTED-TEXT MAKE-ARGS...: make fails, saying so.
 bad_call() {
@@ -67,6 +72,8 @@ bad_call "with an unknown BASE" "unknown SLUICE_BASE next" BASE=next DIR="$TMPDI
 t_check "BASE=release writes today's series the same way" \
     make -s -C "$SLUICE_BUILDDIR" export-upstream BASE=release DIR="$TMPDIR/release"
 t_check "... with its topics' folders" test -s "$TMPDIR/release/libpcap/01-version-extra/0000-cover-letter.patch"
+t_check "the release series still has the lzop container in the shared table" \
+    grep -rq '^+#ifdef SFC_LZOP_CONTAINER$' "$TMPDIR/release/libpcap"
 # Files that only the master series places (patches/master/COMP/
 # master-only): in the master export, never in the release's.
 for comp in libpcap tcpdump; do
