@@ -6,7 +6,8 @@
 # the tools (one stream, and several members or frames cut mid-record),
 # or our release dumper (tcpdump --compress, block by block).  From a
 # file, from standard input and through a pipe; pcapng inside as well as
-# pcap; a damaged file fails with the reader's message and exit status 1.
+# pcap; pcap_file()'s stream seeks as the plain file's; a damaged file
+# fails with the reader's message and exit status 1.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 need_cmd gzip lz4 zstd cmp split
@@ -76,6 +77,26 @@ mread -n -r "$TMPDIR/ng.gz" >"$TMPDIR/ng-gz.txt" 2>/dev/null
 t_check "a gzip-compressed pcapng file prints as the plain one" \
     cmp "$TMPDIR/ng-gz.txt" "$TMPDIR/ng.txt"
 t_check "... which has packets" test -s "$TMPDIR/ng.txt"
+
+# Seeking in the stream behind pcap_file(), with the master series'
+# libpcap: seek-test compares every ftell(), fseek(), read and packet
+# with those of the plain file, for a file of each tool and ours.
+records=$(mread -r "$plain" 2>/dev/null | wc -l)
+inc=$master/libpcap-installed/include
+if $CC -I"$inc" -o "$TMPDIR/seek-test" "$SLUICE_SRCDIR/tests/compress/seek-test.c" \
+    -L"$MASTER_LIB" -lpcap -lzstd >"$TMPDIR/cc.log" 2>&1; then
+	for f in one.gzip multi.lz4 ours.zstd; do
+		if LD_LIBRARY_PATH=$MASTER_LIB "$TMPDIR/seek-test" same "$plain" \
+		    "$TMPDIR/$f" 1000 >"$TMPDIR/out" 2>"$TMPDIR/err" &&
+		    grep -q "^$records packets$" "$TMPDIR/out"; then
+			t_ok "$f: seeks as the plain file does: $(tr '\n' ',' <"$TMPDIR/out" | sed 's/,$//')"
+		else
+			t_fail "$f: seeking: $(cat "$TMPDIR/err" "$TMPDIR/out" | head -3)"
+		fi
+	done
+else
+	t_fail "seek-test.c builds against the master series' libpcap: $(head -3 "$TMPDIR/cc.log")"
+fi
 
 # A zstd file cut inside its first frame.
 head -c 40 "$TMPDIR/one.zstd" >"$TMPDIR/cut.zst"
