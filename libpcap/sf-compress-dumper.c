@@ -58,7 +58,7 @@
 
 #include <config.h>
 
-#include "sf-compress-ftmacros.h"	/* fopencookie(), off64_t */
+#include "ftmacros.h"	/* fopencookie() */
 
 #include <errno.h>
 #include <stdio.h>
@@ -193,7 +193,7 @@ pcapint_dump_compress_record(FILE *fp, const void *hdr, const u_char *data,
  * seek in a compressed stream.
  */
 static int
-sfc_cookie_seek(void *cookie, off64_t *pos, int whence)
+sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *pos, int whence)
 {
 	struct sfc_dumper *d = cookie;
 
@@ -201,7 +201,7 @@ sfc_cookie_seek(void *cookie, off64_t *pos, int whence)
 		errno = ESPIPE;
 		return (-1);
 	}
-	*pos = (off64_t)pcapint_sfc_sink_tell(&d->pl.sink);
+	*pos = (SFC_COOKIE_OFF_T)pcapint_sfc_sink_tell(&d->pl.sink);
 	return (0);
 }
 

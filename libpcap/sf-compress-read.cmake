@@ -112,6 +112,33 @@ macro(sf_compress_read)
   list(APPEND PROJECT_SOURCE_LIST_C sf-compress-containers.c)
   check_function_exists(fopencookie HAVE_FOPENCOOKIE)
   set(SF_COMPRESS_COOKIE ${HAVE_FOPENCOOKIE})
+  #
+  # The seek function takes an off64_t * in glibc and an off_t * in
+  # musl, whose off_t is 64 bits wide and which declares off64_t only
+  # for _LARGEFILE64_SOURCE, if at all.  A function of the other type
+  # is a hard error here, as a redeclaration.
+  #
+  if(SF_COMPRESS_COOKIE)
+    include(CheckCSourceCompiles)
+    unset(SFC_COOKIE_OFF_T)
+    foreach(_sfc_t off64_t off_t)
+      check_c_source_compiles("
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdio.h>
+cookie_seek_function_t sfc_seek;
+int sfc_seek(void *c, ${_sfc_t} *o, int w) { return c != o ? w : 0; }
+int main(void) { return 0; }" SFC_COOKIE_SEEK_TAKES_${_sfc_t})
+      if(SFC_COOKIE_SEEK_TAKES_${_sfc_t})
+        set(SFC_COOKIE_OFF_T ${_sfc_t})
+        break()
+      endif()
+    endforeach()
+    if(NOT SFC_COOKIE_OFF_T)
+      set(SF_COMPRESS_COOKIE FALSE)
+    endif()
+  endif()
   if(SF_COMPRESS_COOKIE)
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-reader.c
         sf-compress-input.c sf-compress-units.c sf-compress-decompress.c

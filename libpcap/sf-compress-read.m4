@@ -88,6 +88,36 @@ AC_DEFUN([AC_LBL_SF_COMPRESS_READ],
 	AC_CHECK_FUNCS(fopencookie,
 	    [sf_compress_cookie=yes], [sf_compress_cookie=no])
 	if test "x$sf_compress_cookie" = xyes; then
+		#
+		# The seek function takes an off64_t * in glibc and an
+		# off_t * in musl, whose off_t is 64 bits wide and which
+		# declares off64_t only for _LARGEFILE64_SOURCE, if at all.
+		# A function of the other type is a hard error here, as a
+		# redeclaration, where an initializer would only warn.
+		#
+		AC_CACHE_CHECK([for the offset type of fopencookie()'s seek function],
+		    [ac_cv_lbl_sfc_cookie_off_t],
+		    [ac_cv_lbl_sfc_cookie_off_t=no
+		    for sfc_t in off64_t off_t; do
+			AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdio.h>
+cookie_seek_function_t sfc_seek;
+int sfc_seek(void *c, $sfc_t *o, int w) { return c != o ? w : 0; }
+]], [[]])],
+			    [ac_cv_lbl_sfc_cookie_off_t=$sfc_t; break])
+		    done])
+		if test "x$ac_cv_lbl_sfc_cookie_off_t" = xno; then
+			sf_compress_cookie=no
+		else
+			AC_DEFINE_UNQUOTED(SFC_COOKIE_OFF_T,
+			    $ac_cv_lbl_sfc_cookie_off_t,
+			    [the offset type of fopencookie()'s seek function])
+		fi
+	fi
+	if test "x$sf_compress_cookie" = xyes; then
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-reader.c sf-compress-input.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-units.c sf-compress-decompress.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-seek.c sf-compress-resync.c"

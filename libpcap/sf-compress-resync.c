@@ -37,7 +37,7 @@
 
 #include <config.h>
 
-#include "sf-compress-ftmacros.h"	/* fopencookie(), off64_t */
+#include "ftmacros.h"	/* fopencookie() */
 
 #include <errno.h>
 #include <stdio.h>

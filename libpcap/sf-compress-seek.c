@@ -42,7 +42,7 @@
 
 #include <config.h>
 
-#include "sf-compress-ftmacros.h"	/* fopencookie(), off64_t */
+#include "ftmacros.h"	/* fopencookie() */
 
 #include <errno.h>
 #include <stdio.h>
@@ -138,7 +138,7 @@ sfc_use_seek_table(struct sfc_reader *r)
 }
 
 int
-pcapint_sfc_cookie_seek(void *cookie, off64_t *offset, int whence)
+pcapint_sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
 {
 	struct sfc_reader *r = cookie;
 	int64_t target;

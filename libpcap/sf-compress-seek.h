@@ -34,6 +34,7 @@
 #define	sf_compress_seek_h
 
 /* Seek in the decompressed stream; sets errno on failure. */
-extern int pcapint_sfc_cookie_seek(void *cookie, off64_t *offset, int whence);
+extern int pcapint_sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset,
+    int whence);
 
 #endif

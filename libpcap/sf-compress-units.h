@@ -31,7 +31,7 @@
  * (sf-compress-resync.c), seeking (sf-compress-seek.c) and the opener
  * (sf-compress-reader.c) share, and what it knows of its units: where
  * each starts, and how to start reading again at one.  Include after
- * sf-compress-ftmacros.h, pcap-int.h and sf-compress.h.
+ * ftmacros.h, pcap-int.h and sf-compress.h.
  */
 
 #ifndef sf_compress_units_h
