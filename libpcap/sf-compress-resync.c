@@ -40,6 +40,7 @@
 #include "ftmacros.h"	/* fopencookie() */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,25 @@
 #include "sf-compress-resync.h"
 
 /*
+ * The reader's sticky error for damage, with its message; returns -1.
+ */
+static ssize_t sfc_damage_error(struct sfc_reader *,
+    PCAP_FORMAT_STRING(const char *), ...) PCAP_PRINTFLIKE(2, 3);
+
+static ssize_t
+sfc_damage_error(struct sfc_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->err = EBADMSG;
+	va_start(ap, fmt);
+	(void)vsnprintf(r->errmsg, sizeof(r->errmsg), fmt, ap);
+	va_end(ap);
+	errno = r->err;
+	return (-1);
+}
+
+/*
  * The end of a stream in which damaged units were skipped is an error
  * that says so, so that a program that read every intact unit still
  * learns that some were lost.
@@ -57,18 +77,14 @@
 ssize_t
 pcapint_sfc_damage_end(struct sfc_reader *r)
 {
-	r->err = EBADMSG;
 	if (r->damaged == 1)
-		snprintf(r->errmsg, sizeof(r->errmsg),
+		return (sfc_damage_error(r,
 		    "corrupt %s compressed file: %.180s; every other block was read",
-		    r->name, r->damage);
-	else
-		snprintf(r->errmsg, sizeof(r->errmsg),
-		    "corrupt %s compressed file: %.150s, and %lld more bad block%s; every other block was read",
-		    r->name, r->damage, (long long)(r->damaged - 1),
-		    r->damaged == 2 ? "" : "s");
-	errno = r->err;
-	return (-1);
+		    r->name, r->damage));
+	return (sfc_damage_error(r,
+	    "corrupt %s compressed file: %.150s, and %lld more bad block%s; every other block was read",
+	    r->name, r->damage, (long long)(r->damaged - 1),
+	    r->damaged == 2 ? "" : "s"));
 }
 
 /*
@@ -133,19 +149,13 @@ pcapint_sfc_resync_walk(struct sfc_reader *r)
 	if (pcapint_sfc_records_walk(&r->records, r->hold, r->hold_len,
 	    r->hold_uoff) || !resumed)
 		return (0);
-	r->hold_len = 0;
-	r->err = EBADMSG;
 	if (r->damaged == 1)
-		snprintf(r->errmsg, sizeof(r->errmsg),
+		return ((int)sfc_damage_error(r,
 		    "corrupt %s compressed file: %.150s; the block after it does not start at a packet record, so no more could be read",
-		    r->name, r->damage);
-	else
-		snprintf(r->errmsg, sizeof(r->errmsg),
-		    "corrupt %s compressed file: bad block at byte offset %lld (the last of %lld); the block after it does not start at a packet record, so no more could be read",
-		    r->name, (long long)r->damaged_last,
-		    (long long)r->damaged);
-	errno = r->err;
-	return (-1);
+		    r->name, r->damage));
+	return ((int)sfc_damage_error(r,
+	    "corrupt %s compressed file: bad block at byte offset %lld (the last of %lld); the block after it does not start at a packet record, so no more could be read",
+	    r->name, (long long)r->damaged_last, (long long)r->damaged));
 }
 
 /*
