@@ -149,8 +149,11 @@ pcapint_sfc_cookie_read(void *cookie, char *buf, size_t size)
 				    realloc(r->hold, nsize);
 				if (nhold == NULL) {
 					/* Too large to hold: stream it. */
+					if (pcapint_sfc_resync_unheld(r) != 0) {
+						r->hold_len = 0;
+						return (-1);
+					}
 					r->streaming = 1;
-					pcapint_sfc_records_lost(&r->records);
 					break;
 				}
 				r->hold = nhold;

@@ -71,6 +71,7 @@ pcapint_sfc_fill(struct pcapint_sfc_input *in, size_t want)
 	return ((int)in->len);
 }
 
+#ifdef SFC_LZOP_CONTAINER
 ssize_t
 pcapint_sfc_read(struct pcapint_sfc_input *in, void *dst, size_t n)
 {
@@ -96,6 +97,7 @@ pcapint_sfc_read(struct pcapint_sfc_input *in, void *dst, size_t n)
 	}
 	return ((ssize_t)got);
 }
+#endif
 
 /*
  * The read loop of a streaming decoder: feed the library what it asks

@@ -104,6 +104,6 @@ lz4_dec_free(void *state)
 
 const struct pcapint_sfc_decoder pcapint_sfc_lz4_decoder = {
 	lz4_dec_create, lz4_dec_free, pcapint_sfc_stream_read,
-	1, 1,
+	1, 0,
 	"\x04\x22\x4d\x18"	/* 0x184D2204, little-endian */
 };

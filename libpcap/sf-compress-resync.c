@@ -130,6 +130,22 @@ sfc_can_resync(struct sfc_reader *r)
 }
 
 /*
+ * The unit after a skipped one cannot be shown to start at a record:
+ * the read ends, as it would have without the skip.  Returns -1.
+ */
+static int
+sfc_refuse_skip(struct sfc_reader *r, const char *why)
+{
+	if (r->damaged == 1)
+		return ((int)sfc_damage_error(r,
+		    "corrupt %s compressed file: %.120s; the block after it %s, so no more could be read",
+		    r->name, r->damage, why));
+	return ((int)sfc_damage_error(r,
+	    "corrupt %s compressed file: bad block at byte offset %lld (the last of %lld); the block after it %s, so no more could be read",
+	    r->name, (long long)r->damaged_last, (long long)r->damaged, why));
+}
+
+/*
  * A unit was held whole: learn whether it ended at a record (see
  * sf-compress-records.c).  The unit read after a skipped one must both
  * start and end at a record; one that does not shows that this file's
@@ -149,20 +165,32 @@ pcapint_sfc_resync_walk(struct sfc_reader *r)
 	if (pcapint_sfc_records_walk(&r->records, r->hold, r->hold_len,
 	    r->hold_uoff) || !resumed)
 		return (0);
-	if (r->damaged == 1)
-		return ((int)sfc_damage_error(r,
-		    "corrupt %s compressed file: %.150s; the block after it does not start at a packet record, so no more could be read",
-		    r->name, r->damage));
-	return ((int)sfc_damage_error(r,
-	    "corrupt %s compressed file: bad block at byte offset %lld (the last of %lld); the block after it does not start at a packet record, so no more could be read",
-	    r->name, (long long)r->damaged_last, (long long)r->damaged));
+	return (sfc_refuse_skip(r, "does not start at a packet record"));
+}
+
+/*
+ * A unit too large to hold is streamed without being walked, so where
+ * records end is no longer known; if it follows a skipped unit, where
+ * it starts was never known either, and the read ends.  Returns 0, or
+ * -1 with the sticky error set.
+ */
+int
+pcapint_sfc_resync_unheld(struct sfc_reader *r)
+{
+	int resumed = r->resumed;
+
+	r->resumed = 0;
+	pcapint_sfc_records_lost(&r->records);
+	if (!resumed)
+		return (0);
+	return (sfc_refuse_skip(r,
+	    "is too large to check that it starts at a packet record"));
 }
 
 /*
  * A unit failed its checksum or did not decode.  Units are independent,
- * so where they end at records, as those of a program that compresses
- * a capture block by block do, reading can go on at the next unit: one bad sector then costs one block, not the
- * rest of the capture.  That every unit read so far ended at a record
+ * so where they end at records, reading can go on at the next unit:
+ * one bad sector then costs one block, not the rest of the capture.  That every unit read so far ended at a record
  * is the evidence that the next one starts at one; the unit after the
  * skip is checked in turn (pcapint_sfc_resync_walk()).  The unit is
  * found by its magic number, after the damaged unit's start; a false

@@ -45,6 +45,12 @@ extern int pcapint_sfc_skip_damaged(struct sfc_reader *, const char *ebuf);
  */
 extern int pcapint_sfc_resync_walk(struct sfc_reader *);
 
+/*
+ * A unit too large to hold is streamed: 0, or -1 with the sticky error
+ * set when it follows a skipped unit.
+ */
+extern int pcapint_sfc_resync_unheld(struct sfc_reader *);
+
 /* The end of a stream in which damaged units were skipped: an error. */
 extern ssize_t pcapint_sfc_damage_end(struct sfc_reader *);
 

@@ -114,6 +114,31 @@ sfc_unit_before(const struct sfc_reader *r, int64_t target)
 }
 
 /*
+ * Whether a seek table agrees with what the stream has read: every unit
+ * already met starts where the table says, and the length, if known,
+ * is the table's.  A table that lies about a unit the stream has read is
+ * not used; one that lies only about units not yet read is found out
+ * when they are (pcapint_sfc_check_unit()), unless a seek skips them.
+ */
+static int
+sfc_table_agrees(const struct sfc_reader *r,
+    const struct pcapint_sfc_unit_start *u, size_t n, int64_t end)
+{
+	size_t i, j;
+
+	if (r->end_uoff >= 0 && r->end_uoff != end)
+		return (0);
+	for (i = 0, j = 0; i < r->nunits; i++) {
+		while (j < n && u[j].coff < r->units[i].coff)
+			j++;
+		if (j == n || u[j].coff != r->units[i].coff ||
+		    u[j].uoff != r->units[i].uoff)
+			return (0);
+	}
+	return (1);
+}
+
+/*
  * A file that ends with a seek table tells where every unit starts and
  * how long the stream is, without decompressing anything.  Looked for
  * once, at the first seek that is not a mere ftell().
@@ -130,6 +155,10 @@ sfc_use_seek_table(struct sfc_reader *r)
 	    pcapint_sfc_seektable_read(r->in.raw, r->raw_base, &u, &n,
 	    &end) != 0)
 		return;
+	if (!sfc_table_agrees(r, u, n, end)) {
+		free(u);
+		return;
+	}
 	free(r->units);
 	r->units = u;
 	r->nunits = r->units_size = n;
@@ -141,22 +170,34 @@ int
 pcapint_sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
 {
 	struct sfc_reader *r = cookie;
-	int64_t target;
+	int64_t from, target, base;
+	int invalid;
 
-	if (!pcapint_sfc_raw_seekable(r)) {
+	/*
+	 * Past a skipped damaged block, offsets are short by what it
+	 * held, which is not known: they are no longer those of the
+	 * uncompressed file, and the stream stops seeking, as a pipe.
+	 */
+	if (!pcapint_sfc_raw_seekable(r) || r->damaged != 0) {
 		errno = ESPIPE;
 		return (-1);
 	}
-	if (!r->table_tried && (whence != SEEK_CUR || *offset != 0))
+	/* ftell(): the position, with nothing to decompress. */
+	if (whence == SEEK_CUR && *offset == 0) {
+		*offset = r->upos;
+		return (0);
+	}
+	if (!r->table_tried)
 		sfc_use_seek_table(r);
+	from = r->upos;
 	switch (whence) {
 
 	case SEEK_SET:
-		target = *offset;
+		base = 0;
 		break;
 
 	case SEEK_CUR:
-		target = r->upos + *offset;
+		base = from;
 		break;
 
 	case SEEK_END:
@@ -169,15 +210,25 @@ pcapint_sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
 			    r->upos)) != 0 || sfc_skip_to(r, INT64_MAX) != 0)
 				return (-1);
 		}
-		target = r->end_uoff + *offset;
+		base = r->end_uoff;
 		break;
 
 	default:
 		errno = EINVAL;
 		return (-1);
 	}
-	if (target < 0) {
-		errno = EINVAL;
+	/*
+	 * A target before the start, or past what an offset holds, fails
+	 * with EINVAL and leaves the position where it was, as a file's
+	 * would; the read to the end that SEEK_END needed is undone.
+	 */
+	invalid = 0;
+	if ((*offset > 0 && base > INT64_MAX - (int64_t)*offset) ||
+	    base + (int64_t)*offset < 0)
+		invalid = EINVAL;
+	target = invalid != 0 ? from : base + (int64_t)*offset;
+	if (invalid != 0 && r->upos == from) {
+		errno = invalid;
 		return (-1);
 	}
 	if (r->err == 0 && !r->past_end) {
@@ -190,8 +241,7 @@ pcapint_sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
 		    target <= r->hold_uoff + (int64_t)r->hold_len) {
 			r->hold_pos = (size_t)(target - r->hold_uoff);
 			r->upos = target;
-			*offset = target;
-			return (0);
+			goto done;
 		}
 		if (target >= r->upos &&
 		    sfc_unit_before(r, target)->uoff <= r->upos)
@@ -201,8 +251,7 @@ pcapint_sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
 		/* Past the end: no need to decompress anything. */
 		r->upos = target;
 		r->past_end = 1;
-		*offset = target;
-		return (0);
+		goto done;
 	}
 	if (pcapint_sfc_restart_at(r, sfc_unit_before(r, target)) != 0)
 		return (-1);
@@ -213,6 +262,11 @@ forward:
 		/* As a file does, let the position go past the end. */
 		r->upos = target;
 		r->past_end = 1;
+	}
+done:
+	if (invalid != 0) {
+		errno = invalid;
+		return (-1);
 	}
 	*offset = target;
 	return (0);

@@ -26,7 +26,7 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Seek tables at the end of zstd and LZ4 savefiles, which the reader
+ * Seek tables at the end of zstd savefiles, which the reader
  * uses to seek without decompressing.
  *
  * Finding the end of a compressed savefile, or the block that holds an
@@ -42,14 +42,8 @@
  *	per frame: compressed size, uncompressed size[, checksum]  4 + 4 [+ 4]
  *	number of frames, descriptor, magic 0x8F92EAB1	4 + 1 + 4
  *
- * 0x184D2A5E is one of LZ4's skippable frame magics as well.  The table
- * is used only if it adds up to the file's size exactly; otherwise the
- * file is read as if it had none.
- *
- * A program that writes captures may well not write such a table,
- * although every zstd and LZ4 library skips it: Wireshark 4.0 (Debian
- * 12's tshark 4.0.17) reads the skippable frame at the end of a file as
- * capture data and reports the file as damaged.
+ * The table is used only if it adds up to the file's size exactly;
+ * otherwise the file is read as if it had none.
  */
 
 #include <config.h>

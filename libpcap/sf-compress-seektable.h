@@ -26,7 +26,7 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Seek tables at the end of zstd and LZ4 savefiles (see
+ * Seek tables at the end of zstd savefiles (see
  * sf-compress-seektable.c).
  */
 

@@ -37,6 +37,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <zlib.h>
 
@@ -76,15 +77,19 @@ gz_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
     size_t *dstlen, size_t *hint, char *errbuf)
 {
 	struct gz_dec *g = state;
+	uInt in_len, out_len;
 	int ret;
 
+	/* zlib counts in uInt; a larger read takes several steps. */
+	in_len = *srclen > UINT_MAX ? UINT_MAX : (uInt)*srclen;
+	out_len = *dstlen > UINT_MAX ? UINT_MAX : (uInt)*dstlen;
 	g->zs.next_in = (Bytef *)(uintptr_t)src;
-	g->zs.avail_in = (uInt)*srclen;
+	g->zs.avail_in = in_len;
 	g->zs.next_out = dst;
-	g->zs.avail_out = (uInt)*dstlen;
+	g->zs.avail_out = out_len;
 	ret = inflate(&g->zs, Z_NO_FLUSH);
-	*srclen -= g->zs.avail_in;
-	*dstlen -= g->zs.avail_out;
+	*srclen = in_len - g->zs.avail_in;
+	*dstlen = out_len - g->zs.avail_out;
 	*hint = GZ_READ;
 	if (ret == Z_STREAM_END)
 		return (1);

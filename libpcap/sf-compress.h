@@ -82,11 +82,13 @@ struct pcapint_sfc_input {
  */
 extern int pcapint_sfc_fill(struct pcapint_sfc_input *, size_t want);
 
+#ifdef SFC_LZOP_CONTAINER
 /*
  * Copy exactly n bytes of input to dst; returns the number copied, which
  * is less than n only at end of file, or -1 on a read error.
  */
 extern ssize_t pcapint_sfc_read(struct pcapint_sfc_input *, void *, size_t);
+#endif
 
 /*
  * Decoder results: a decoder returns the number of bytes produced (> 0),
@@ -153,7 +155,7 @@ struct pcapint_sfc_decoder {
 	/*
 	 * Non-zero if a file of the container may end with a seek table
 	 * in a skippable frame, which the reader then uses
-	 * (sf-compress-seektable.c): zstd and LZ4.
+	 * (sf-compress-seektable.c): zstd, whose project defines one.
 	 */
 	int	seek_table;
 

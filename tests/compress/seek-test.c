@@ -29,6 +29,14 @@
  *   seek-test end FILE
  *	fseek(SEEK_END) on the stream, then reads the last 4 bytes:
  *	prints "end OFFSET" or the error.
+ *   seek-test after FILE
+ *	reads every packet, to the end or an error, then prints "N
+ *	packets", what ftell() gives (the offset or the errno name),
+ *	whether 100 more ftell() calls moved the compressed file
+ *	underneath (decompressed again), the errno names of fseeko() to
+ *	SEEK_CUR + INT64_MAX and to SEEK_END - INT64_MAX, each followed by
+ *	whether ftell() still gives the same position ("kept" or
+ *	"moved"), and where fseeko() to SEEK_END goes.
  *   seek-test endread FILE
  *	what tcpslice does: fseek(SEEK_END), then back to the first
  *	record, then pcap_next_ex() to the end: prints "N packets", or
@@ -464,6 +472,74 @@ cmd_end(const char *file)
 	return (0);
 }
 
+/* The errno name of a failed call, or "ok". */
+static const char *
+result_name(int r)
+{
+	if (r == 0)
+		return ("ok");
+	switch (errno) {
+	case EINVAL:	return ("EINVAL");
+	case ESPIPE:	return ("ESPIPE");
+	case EOVERFLOW:	return ("EOVERFLOW");
+	case EIO:	return ("EIO");
+	case EBADMSG:	return ("EBADMSG");
+	default:	return (strerror(errno));
+	}
+}
+
+static int
+cmd_after(const char *file)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	unsigned long n;
+	off_t pos, again, raw_before;
+	pcap_t *p;
+	FILE *raw, *f;
+	int i, r;
+
+	raw = fopen(file, "rb");
+	if (raw == NULL) {
+		perror(file);
+		return (2);
+	}
+	p = pcap_fopen_offline(raw, errbuf);
+	if (p == NULL) {
+		fprintf(stderr, "seek-test: %s: %s\n", file, errbuf);
+		fclose(raw);
+		return (2);
+	}
+	f = pcap_file(p);
+	for (n = 0; pcap_next_ex(p, &h, &data) == 1; n++)
+		continue;
+	printf("%lu packets\n", n);
+	pos = ftello(f);
+	if (pos < 0)
+		printf("ftell: %s\n", result_name(-1));
+	else
+		printf("ftell: %lld\n", (long long)pos);
+	/* For a compressed file, raw is the compressed file underneath. */
+	raw_before = ftello(raw);
+	for (i = 0; i < 100; i++)
+		(void)ftello(f);
+	printf("100 more ftell(): the file underneath %s\n",
+	    ftello(raw) == raw_before ? "stayed" : "moved");
+	r = fseeko(f, (off_t)INT64_MAX, SEEK_CUR);
+	again = ftello(f);
+	printf("SEEK_CUR + INT64_MAX: %s, %s\n", result_name(r),
+	    again == pos ? "kept" : "moved");
+	r = fseeko(f, -(off_t)INT64_MAX, SEEK_END);
+	again = ftello(f);
+	printf("SEEK_END - INT64_MAX: %s, %s\n", result_name(r),
+	    again == pos ? "kept" : "moved");
+	r = fseeko(f, 0, SEEK_END);
+	printf("SEEK_END: %s, at %lld\n", result_name(r), (long long)ftello(f));
+	pcap_close(p);
+	return (0);
+}
+
 static int
 cmd_endread(const char *file)
 {
@@ -508,9 +584,11 @@ main(int argc, char **argv)
 		return (cmd_addtable(argv[2], argv[3]));
 	if (argc == 3 && strcmp(argv[1], "end") == 0)
 		return (cmd_end(argv[2]));
+	if (argc == 3 && strcmp(argv[1], "after") == 0)
+		return (cmd_after(argv[2]));
 	if (argc == 3 && strcmp(argv[1], "endread") == 0)
 		return (cmd_endread(argv[2]));
 	fprintf(stderr, "usage: seek-test same PLAIN FILE [OPS] | pipe | rewind FILE |\n"
-	    "       addtable IN OUT | end FILE | endread FILE\n");
+	    "       addtable IN OUT | end FILE | after FILE | endread FILE\n");
 	return (2);
 }

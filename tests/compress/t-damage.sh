@@ -265,6 +265,30 @@ for c in $CODECS; do
 	    cmp "$TMPDIR/out" "$TMPDIR/first"
 done
 
+# After a skipped unit, a unit too large to hold (more than 16 MiB) is
+# streamed unwalked: it cannot be shown to start at a record, so the
+# read ends there rather than hand out what might be half a record.
+# 130 frames of 262,144 bytes: 2 in the first unit, 2 in the damaged
+# one, 126 (33 MB) in the last.
+big=$SLUICE_SRCDIR/libpcap/tests/filter/compressed-large.pcap.zst
+zstd -dcq <"$big" >"$TMPDIR/big1"
+{ cat "$TMPDIR/big1"; tail -c +25 "$TMPDIR/big1"; } >"$TMPDIR/big.pcap"
+rec=262160
+head -c $((24 + 2 * rec)) "$TMPDIR/big.pcap" | gzip -1 -c >"$TMPDIR/big.gz"
+u2=$(wc -c <"$TMPDIR/big.gz")
+tail -c +$((24 + 2 * rec + 1)) "$TMPDIR/big.pcap" | head -c $((2 * rec)) |
+    gzip -1 -c >>"$TMPDIR/big.gz"
+u3=$(wc -c <"$TMPDIR/big.gz")
+tail -c +$((24 + 4 * rec + 1)) "$TMPDIR/big.pcap" | gzip -1 -c >>"$TMPDIR/big.gz"
+damage "$TMPDIR/big.gz" $(( (u2 + u3) / 2 ))
+rm -f "$TMPDIR/out"
+expect_error "gzip, a damaged unit, then one of 33 MB: the skip is refused" \
+    "corrupt gzip compressed file: bad block at byte offset $u2: *; the block after it is too large to check that it starts at a packet record, so no more could be read" \
+    -r "$TMPDIR/big.gz" -w "$TMPDIR/out"
+t_expect_eq "... with the 2 packets before it" 2 \
+    "$("$API" read "$TMPDIR/out" | sed -n 1p)"
+rm -f "$TMPDIR/big1" "$TMPDIR/big.pcap"
+
 # pcapng, in units cut at block boundaries: reading goes on past a
 # damaged unit, as in a dumper's pcap files.
 ng=$SLUICE_BUILDDIR/src/tcpdump-4.99.6/tests/of13_ericsson.pcapng

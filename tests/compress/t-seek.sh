@@ -7,8 +7,11 @@
 # seek-test runs the same operations on both streams and compares every
 # result, for every codec, for files we write (many blocks) and files
 # the standard tools compress (one unit, rewound by reading again);
-# a pipe refuses to seek with ESPIPE, as a pipe of a plain capture does;
-# and nfpcapd's pattern (read a packet, seek back, read all) loses none.
+# a pipe refuses to seek with ESPIPE, as a pipe of a plain capture does,
+# and so does a stream past a skipped damaged block; ftell() after an
+# error does not decompress again; a seek out of range fails with EINVAL
+# and keeps the position; and nfpcapd's pattern (read a packet, seek
+# back, read all) loses none.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 need_cmd gzip lz4 zstd cmp
@@ -131,4 +134,50 @@ if [ -f "$TMPDIR/ours.zstd.4096" ] &&
 else
 	t_fail "seek-test addtable: $(cat "$TMPDIR/out")"
 fi
+
+# After the last packet: ftell() answers without decompressing again
+# (the compressed file underneath stays put), even where the read ended
+# in an error; a seek past what an offset holds, or before the start,
+# fails with EINVAL and leaves the position alone, as on the plain file.
+f=$TMPDIR/ours.zstd.4096
+size=$(wc -c <"$plain" | tr -d ' ')
+t_expect_eq "the plain file, after its last packet" \
+    "$records packets
+ftell: $size
+100 more ftell(): the file underneath stayed
+SEEK_CUR + INT64_MAX: EINVAL, kept
+SEEK_END - INT64_MAX: EINVAL, kept
+SEEK_END: ok, at $size" "$("$SEEK" after "$plain" 2>&1)"
+t_expect_eq "our zstd file, the same" "$("$SEEK" after "$plain" 2>&1)" \
+    "$("$SEEK" after "$f" 2>&1)"
+# A table one byte wrong about the second frame, which a read from the
+# start has passed before the first seek: it is not used, and the end
+# is where the frames say.
+if [ -f "$TMPDIR/table.zst" ]; then
+	at=$(( $(wc -c <"$f") + 8 + 8 + 4 ))
+	was=$(od -An -tu4 -j "$at" -N 4 "$TMPDIR/table.zst" | tr -d ' ')
+	cp "$TMPDIR/table.zst" "$TMPDIR/lie1.zst"
+	lie=$((was + 1))
+	printf "\\$(printf %03o $((lie & 255)))\\$(printf %03o $(((lie >> 8) & 255)))\\$(printf %03o $(((lie >> 16) & 255)))\\000" |
+	    dd of="$TMPDIR/lie1.zst" bs=1 conv=notrunc seek="$at" 2>/dev/null
+	t_expect_eq "a table that lies about a frame already read is not used" \
+	    "$("$SEEK" after "$plain" 2>&1)" "$("$SEEK" after "$TMPDIR/lie1.zst" 2>&1)"
+fi
+head -c $(( $(wc -c <"$f") - 50 )) "$f" >"$TMPDIR/cut.zst"
+"$SEEK" after "$TMPDIR/cut.zst" >"$TMPDIR/out" 2>&1
+t_check "cut inside its last block: ftell() gives where the read stopped" \
+    grep -q "^ftell: [1-9][0-9]*$" "$TMPDIR/out"
+t_check "... and answers again without decompressing again" \
+    grep -qx "100 more ftell(): the file underneath stayed" "$TMPDIR/out"
+t_check "... SEEK_CUR + INT64_MAX fails with EINVAL, the position kept" \
+    grep -qx "SEEK_CUR + INT64_MAX: EINVAL, kept" "$TMPDIR/out"
+# Past a skipped damaged block the offsets are short by what it held:
+# the stream no longer seeks, as a pipe.
+cp "$f" "$TMPDIR/mid.zst"
+printf 'XXXX' | dd of="$TMPDIR/mid.zst" bs=1 seek=$(( $(wc -c <"$f") / 2 )) \
+    conv=notrunc 2>/dev/null
+"$SEEK" after "$TMPDIR/mid.zst" >"$TMPDIR/out" 2>&1
+t_check "a damaged block skipped: fewer packets than the plain file's $records" \
+    sh -c "n=\$(sed -n 's/ packets$//p' '$TMPDIR/out'); [ \"\$n\" -gt 0 ] && [ \"\$n\" -lt $records ]"
+t_check "... and ftell() fails with ESPIPE" grep -qx "ftell: ESPIPE" "$TMPDIR/out"
 t_done
