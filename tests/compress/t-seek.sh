@@ -83,6 +83,18 @@ for c in $CODECS; do
 	fi
 done
 
+# table_lie OUT AT: table.zst with one more than the 32-bit size at
+# byte AT (an uncompressed size of its seek table), as OUT; prints the
+# true size.
+table_lie() {
+	_tl_was=$(od -An -tu4 -j "$2" -N 4 "$TMPDIR/table.zst" | tr -d ' ')
+	_tl=$((_tl_was + 1))
+	cp "$TMPDIR/table.zst" "$1"
+	printf "\\$(printf %03o $((_tl & 255)))\\$(printf %03o $(((_tl >> 8) & 255)))\\$(printf %03o $(((_tl >> 16) & 255)))\\$(printf %03o $(((_tl >> 24) & 255)))" |
+	    dd of="$1" bs=1 conv=notrunc seek="$2" 2>/dev/null
+	echo "$_tl_was"
+}
+
 # A zstd file with a seek table at its end (the zstd "seekable format"):
 # it reads and seeks as without, and the table takes a seek to the end
 # straight to the last frame: with a frame in the middle damaged, the
@@ -116,11 +128,7 @@ if [ -f "$TMPDIR/ours.zstd.4096" ] &&
 	frames=$(od -An -tu4 -j $(( $(wc -c <"$TMPDIR/table.zst") - 9 )) -N 4 \
 	    "$TMPDIR/table.zst" | tr -d ' ')
 	at=$(( $(wc -c <"$TMPDIR/ours.zstd.4096") + 8 + (frames - 1) * 8 + 4 ))
-	was=$(od -An -tu4 -j "$at" -N 4 "$TMPDIR/table.zst" | tr -d ' ')
-	cp "$TMPDIR/table.zst" "$TMPDIR/lie.zst"
-	lie=$((was + 1))
-	printf "\\$(printf %03o $((lie & 255)))\\$(printf %03o $(((lie >> 8) & 255)))\\$(printf %03o $(((lie >> 16) & 255)))\\000" |
-	    dd of="$TMPDIR/lie.zst" bs=1 conv=notrunc seek="$at" 2>/dev/null
+	was=$(table_lie "$TMPDIR/lie.zst" "$at")
 	t_expect_eq "a table that lies about a frame's size: the read of that frame fails" \
 	    "error: Bad message" "$("$SEEK" end "$TMPDIR/lie.zst" 2>&1)"
 	last=$(( $(wc -c <"$TMPDIR/ours.zstd.4096") - $(od -An -tu4 -j $((at - 4)) -N 4 "$TMPDIR/table.zst" | tr -d ' ') ))
@@ -154,12 +162,7 @@ t_expect_eq "our zstd file, the same" "$("$SEEK" after "$plain" 2>&1)" \
 # start has passed before the first seek: it is not used, and the end
 # is where the frames say.
 if [ -f "$TMPDIR/table.zst" ]; then
-	at=$(( $(wc -c <"$f") + 8 + 8 + 4 ))
-	was=$(od -An -tu4 -j "$at" -N 4 "$TMPDIR/table.zst" | tr -d ' ')
-	cp "$TMPDIR/table.zst" "$TMPDIR/lie1.zst"
-	lie=$((was + 1))
-	printf "\\$(printf %03o $((lie & 255)))\\$(printf %03o $(((lie >> 8) & 255)))\\$(printf %03o $(((lie >> 16) & 255)))\\000" |
-	    dd of="$TMPDIR/lie1.zst" bs=1 conv=notrunc seek="$at" 2>/dev/null
+	table_lie "$TMPDIR/lie1.zst" $(( $(wc -c <"$f") + 8 + 8 + 4 )) >/dev/null
 	t_expect_eq "a table that lies about a frame already read is not used" \
 	    "$("$SEEK" after "$plain" 2>&1)" "$("$SEEK" after "$TMPDIR/lie1.zst" 2>&1)"
 fi
