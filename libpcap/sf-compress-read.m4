@@ -47,7 +47,7 @@ AC_DEFUN([AC_LBL_SF_COMPRESS_CODEC],
 		[compressed savefiles with $1 @<:@default=yes, if present@:>@]),
 	    [with_$1=$withval], [with_$1=if_available])
 	sf_compress_found_$1=no
-	if test "x$with_$1" != xno -a "x$sf_compress_cookie" = xyes; then
+	if test "x$with_$1" != xno && test "x$sf_compress_cookie" = xyes; then
 		PKG_CHECK_MODULE([$2], [$3],
 		    [
 			sf_compress_found_$1=yes

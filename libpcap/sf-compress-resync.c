@@ -138,10 +138,10 @@ sfc_refuse_skip(struct sfc_reader *r, const char *why)
 {
 	if (r->damaged == 1)
 		return ((int)sfc_damage_error(r,
-		    "corrupt %s compressed file: %.120s; the block after it %s, so no more could be read",
+		    "corrupt %s compressed file: %.100s; the block after it %.64s, so no more could be read",
 		    r->name, r->damage, why));
 	return ((int)sfc_damage_error(r,
-	    "corrupt %s compressed file: bad block at byte offset %lld (the last of %lld); the block after it %s, so no more could be read",
+	    "corrupt %s compressed file: bad block at byte offset %lld (the last of %lld); the block after it %.64s, so no more could be read",
 	    r->name, (long long)r->damaged_last, (long long)r->damaged, why));
 }
 

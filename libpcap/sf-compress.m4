@@ -68,8 +68,8 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 		sf_compress_dumper=no
 	fi
 	sf_compress_pthreads=no
-	if test "x$ac_lbl_have_pthreads" = xfound -a \
-	    "x$ac_cv_lbl_sfc_atomics" = xyes; then
+	if test "x$ac_lbl_have_pthreads" = xfound &&
+	    test "x$ac_cv_lbl_sfc_atomics" = xyes; then
 		sf_compress_pthreads=yes
 		AC_DEFINE(HAVE_PTHREADS, 1,
 		    [define if pthreads are available])
