@@ -70,6 +70,7 @@ sfc_reader_error(struct sfc_reader *r, ssize_t n, const char *ebuf)
 
 	case SFC_DEC_TRUNCATED:
 		r->err = EIO;
+		r->truncated = 1;
 		snprintf(r->errmsg, sizeof(r->errmsg),
 		    "truncated %s compressed file: it ends inside the block starting at byte offset %lld",
 		    r->name, (long long)r->unit_off);

@@ -79,6 +79,15 @@ sfc_skip_to(struct sfc_reader *r, int64_t target)
 		if ((int64_t)k > target - r->upos)
 			k = (size_t)(target - r->upos);
 		n = pcapint_sfc_cookie_read(r, scratch, k);
+		if (n < 0 && r->truncated) {
+			/*
+			 * The file ends inside a unit: the stream ends
+			 * where decoding did, as a plain savefile cut
+			 * short ends where its bytes do.
+			 */
+			r->end_uoff = r->upos;
+			break;
+		}
 		if (n < 0)
 			return (-1);
 		if (n == 0) {

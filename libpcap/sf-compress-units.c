@@ -151,6 +151,7 @@ pcapint_sfc_restart_at(struct sfc_reader *r,
 	r->hold_uoff = u->uoff;
 	r->streaming = 0;
 	r->err = 0;
+	r->truncated = 0;
 	r->errmsg[0] = '\0';
 	r->past_end = 0;
 	r->resumed = 0;

@@ -54,6 +54,7 @@ struct sfc_reader {
 	size_t	hold_pos;
 	int	streaming;	/* unit too large to hold: pass through */
 	int	err;		/* sticky: every later read fails */
+	int	truncated;	/* err is the file ending inside a unit */
 	int64_t	unit_off;
 	char	errmsg[PCAP_ERRBUF_SIZE];
 

@@ -174,6 +174,9 @@ t_check "... and answers again without decompressing again" \
     grep -qx "100 more ftell(): the file underneath stayed" "$TMPDIR/out"
 t_check "... SEEK_CUR + INT64_MAX fails with EINVAL, the position kept" \
     grep -qx "SEEK_CUR + INT64_MAX: EINVAL, kept" "$TMPDIR/out"
+t_expect_eq "... SEEK_END goes where decoding stopped, as zstd -d's output ends" \
+    "SEEK_END: ok, at $(zstd -dcq <"$TMPDIR/cut.zst" 2>/dev/null | wc -c)" \
+    "$(grep '^SEEK_END: ' "$TMPDIR/out")"
 # Past a skipped damaged block the offsets are short by what it held:
 # the stream no longer seeks, as a pipe.
 cp "$f" "$TMPDIR/mid.zst"
