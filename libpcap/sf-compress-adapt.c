@@ -57,9 +57,9 @@
  * when the backlog grows), a new rung is measured for WARMUP blocks
  * before it is judged, and what each rung and the disk did is trusted
  * for STALE and DISK_STALE bytes of input.  Nothing here reads a clock
- * or does I/O, so it is unit-tested with made-up timings
- * (tests/adapt/adapt-test.c); bench/notes/controller.md has the
- * measurements behind every rule and value.
+ * or does I/O, so it can be tested with made-up timings; every rule
+ * and value was set by measuring real traffic into slow and fast
+ * sinks.
  */
 
 #include <config.h>

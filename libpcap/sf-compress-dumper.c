@@ -32,11 +32,11 @@
  * pcap_dump_geterr(3PCAP).
  *
  * The file is an ordinary pcap byte stream inside a standard container
- * (gzip, LZ4 frame, zstd frame, lzop), so that zcat, lz4, zstd, lzop and
- * Wireshark read it.  The dumper collects the stream in a fixed-size
- * buffer (a "block") and compresses each full block on its own, as one
- * gzip member, one LZ4 or zstd frame, or a run of lzop blocks, with one
- * write() per block; the stages that do so are in
+ * (a gzip member, an LZ4 frame or a zstd frame per block), so that the
+ * command-line tools and Wireshark read it.  The dumper collects the
+ * stream in a fixed-size buffer (a "block") and compresses each full
+ * block on its own, as one self-contained unit of its container, with
+ * one write() per block; the stages that do so are in
  * sf-compress-pipeline.h.
  *
  * A pcap_dumper_t * must stay a FILE * (applications call

@@ -31,7 +31,7 @@
  * and the files it uses) and the containers' encoders, one file each:
  * sf-compress-store.c (no codec), sf-compress-zlib-encode.c (gzip),
  * sf-compress-lz4-encode.c (LZ4 frames), sf-compress-zstd-encode.c
- * (zstd frames) and sf-compress-lzo-encode.c (lzop).  The table of
+ * (zstd frames).  The table of
  * encoders is in sf-compress-encoders.c; the containers themselves,
  * with their names and magic numbers, are those of the reader
  * (sf-compress.h).
@@ -62,13 +62,13 @@ struct pcapint_sfc_encoder {
 	 * enc_bound() is the largest output enc_block() may produce for
 	 * one such block, header and trailer included.  enc_block()
 	 * compresses one block into out as one self-contained unit of
-	 * its container (a gzip member, an LZ4 or zstd frame, lzop
-	 * blocks), points *res at the result and returns its length, or
-	 * -1 with errbuf filled in; with try_codec zero it must not
-	 * spend CPU on compression and store the data.  *stored is set
+	 * its container (a gzip member, an LZ4 or a zstd frame), points
+	 * *res at the result and returns its length, or -1 with errbuf
+	 * filled in; with try_codec zero it must not spend CPU on
+	 * compression and store the data.  *stored is set
 	 * when the block went out uncompressed.  enc_header() and
-	 * enc_trailer() write a stream header or end marker (lzop) and
-	 * return its length, 0 if the container has none.
+	 * enc_trailer() write a stream header or end marker and return
+	 * its length, 0 if the container has none.
 	 */
 	void	*(*enc_create)(int level, size_t block_size, char *errbuf);
 	void	(*enc_free)(void *);
@@ -85,7 +85,7 @@ struct pcapint_sfc_encoder {
 	 * on, for a dumper that picks the level block by block; cheap
 	 * when the level does not change.  The bound of enc_bound() holds
 	 * at every level.  Returns 0, or -1 with errbuf filled in.  NULL
-	 * for a container with a single level (store, lzop).
+	 * for a container with a single level (store).
 	 */
 	int	(*enc_level)(void *, int level, char *errbuf);
 

@@ -72,7 +72,7 @@ const struct pcapint_sfc_encoder *const
 /*
  * The containers' order is the order of preference: zstd comes first,
  * so it is the default when it is built, as at its fast levels it is
- * as quick as lz4 and LZO and writes fewer bytes (bench/notes/ladders.md).
+ * as quick as the others and writes fewer bytes.
  */
 const struct pcapint_sfc_encoder *
 pcapint_sfc_default_encoder(void)

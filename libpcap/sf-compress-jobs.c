@@ -28,8 +28,8 @@
  *
  * Compressing a dumper's blocks on more than one CPU.
  *
- * Why: with a writer thread, tcpdump -r FILE -w OUT --compress is
- * bounded by that one thread, which copies every record out of the ring
+ * Why: with a writer thread, copying a savefile into a compressed one
+ * is bounded by that one thread, which copies every record out of the ring
  * into a block, compresses the block and write()s it, while the thread
  * reading the savefile mostly waits for room in the ring.  Compression
  * is almost all of the writer's CPU and each block is compressed on its
@@ -52,18 +52,17 @@
  * CPU idles, then compresses the next; with a helper, the next block is
  * compressed while write() waits, so a slow disk is kept busy all the
  * time and the CPU that compressing costs is no longer lost to it.
- * Taking turns costs two context switches per block
- * (bench/notes/controller.md has the measurements).
+ * Taking turns costs two context switches per block.
  *
  * Everything shared (the slots' states, the queue, the stop request) is
  * under one mutex: it is taken a few times per block (1 MiB by
- * default), not per record, and a mutex hand-over is what orders the slot's contents
- * between the writer and a helper (the writer fills a slot, then marks
+ * default), not per record, and a mutex hand-over is what orders the
+ * slot's contents between the writer and a helper (the writer fills a slot, then marks
  * it queued under the mutex; a helper claims it under the mutex, so it
  * sees the filled block; the same the other way for the results).
  *
  * Helper threads are started by the writer thread, so they inherit its
- * blocked signals, its CPU affinity (pinned with --writer-cpu, they
+ * blocked signals, its CPU affinity (pinned to a CPU, they
  * share its CPU, and pcapint_sfc_jobs_helpers() then starts one) and,
  * on Linux, where the nice value is per thread, its lowered priority.
  * They are named "pcap-compress" where threads can be named, as the

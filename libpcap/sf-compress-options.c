@@ -59,7 +59,7 @@
  * while no block size is set.  Two blocks (input and output) plus the
  * codec state are all the memory a dumper without a writer thread
  * needs.  The default is in pcap.h, for callers that size blocks of
- * their own from it; bench/notes/ladders.md has the measurements.
+ * their own from it.
  */
 #define	SFC_DEFAULT_BLOCK	PCAP_DUMP_BLOCK_DEFAULT
 #define	SFC_MIN_BLOCK		4096

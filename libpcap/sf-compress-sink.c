@@ -65,8 +65,8 @@ pcapint_sfc_sink_init(struct pcapint_sfc_sink *s, FILE *f,
 	off = lseek(s->fd, 0, SEEK_CUR);
 	s->base = off > 0 ? (int64_t)off : 0;
 	/*
-	 * A stream header (lzop) goes out with the first block, so that
-	 * a write error is sticky like any other.
+	 * A stream header, in a container that has one, goes out with the
+	 * first block, so that a write error is sticky like any other.
 	 */
 	s->hdr_len = codec->enc_header(enc, s->hdr);
 	return (0);

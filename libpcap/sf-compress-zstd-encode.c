@@ -85,7 +85,7 @@ struct zs_enc {
  * entry hash table and 7-byte minimum matches are a little faster on
  * generated HTTP frames, but write markedly more of real traffic in
  * large blocks: a table that small forgets a match long before the end
- * of the block (bench/notes/ladders.md).
+ * of the block.
  */
 static int
 zs_enc_level(void *state, int level, char *errbuf)

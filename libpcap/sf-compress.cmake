@@ -118,26 +118,3 @@ int main(void)
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-zstd-encode.c)
   endif()
 endmacro()
-
-#
-# sf_compress_lzo(): liblzo2 for the lzop container.  liblzo2 is
-# GPL-2.0-or-later, so a libpcap built with it is distributed under the
-# GPL; off unless WITH_LZO is set.  Without it, lzop files are still
-# known by their magic number and refused by name, and --compress=lzo
-# is refused as not built (SFC_LZOP_CONTAINER).
-#
-macro(sf_compress_lzo)
-  set(SFC_LZOP_CONTAINER 1)
-  option(WITH_LZO "compressed savefiles with LZO (lzop); liblzo2 is GPL, so the resulting libpcap is too" OFF)
-  if(WITH_LZO)
-    if(NOT SF_COMPRESS_COOKIE)
-      message(FATAL_ERROR "WITH_LZO was given, but compressed savefiles need fopencookie()")
-    endif()
-    sf_compress_codec(lzo LIBLZO2 lzo2 lzo/lzo1x.h lzo1x_1_compress lzo2
-        HAVE_LIBLZO2 sf-compress-lzo-decode.c)
-    if(NOT HAVE_LIBLZO2)
-      message(FATAL_ERROR "WITH_LZO was given, but liblzo2 was not found")
-    endif()
-    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-lzo-encode.c)
-  endif()
-endmacro()

@@ -106,9 +106,8 @@ writer_probe_main(void *arg _U_)
 /*
  * Start a thread pinned to cpu, and let it end: the kernel is the judge
  * of which CPUs a thread of this process may run on.  The calling
- * thread's own mask is not: "taskset -c 1 tcpdump --writer-cpu=0" pins
- * the capture to CPU 1 and asks for the writer on CPU 0, which the
- * process's cpuset allows.  Returns 0 or an errno value.
+ * thread's own mask is not: a capture started with "taskset -c 1" may
+ * ask for its writer on CPU 0, which the process's cpuset allows.  Returns 0 or an errno value.
  */
 static int
 writer_probe_cpu(int cpu)

@@ -243,8 +243,8 @@ writer_main(void *arg)
 			 * the request may have come after the load at the
 			 * top of the loop, and a flush that returned
 			 * without them would break its promise (a check
-			 * of the records written after each flush, in
-			 * tests/writer-live, caught 16 of them missing).
+			 * of the records written after each flush once
+			 * caught records missing that way).
 			 */
 			used = ring_used(__atomic_load_n(&w->head,
 			    __ATOMIC_ACQUIRE), w->tail);
