@@ -142,10 +142,18 @@ expect_error "bad level" 'invalid compression level "fast" for gzip' \
     -r "$in" -w "$TMPDIR/x" --compress=gzip:fast
 expect_error "--compress without -w" "--compress cannot be used without -w" \
     -r "$in" --compress=lz4
-case $CODECS in
-*lzo*) ;;
-*) expect_error "lzo when libpcap has no LZO" 'not supported by this build' \
-    -r "$in" -w "$TMPDIR/x" --compress=lzo ;;
-esac
+# The master series' libpcap (tests/master/topic.sh) is offered no lzop
+# container at all; ours knows it, with or without liblzo2.
+if [ -n "$SLUICE_MASTER_SERIES" ]; then
+	expect_error "lzo, unknown to the master series' libpcap" \
+	    'unknown compression "lzo" (known: none, zstd, lz4, gzip)' \
+	    -r "$in" -w "$TMPDIR/x" --compress=lzo
+else
+	case $CODECS in
+	*lzo*) ;;
+	*) expect_error "lzo when libpcap has no LZO" 'not supported by this build' \
+	    -r "$in" -w "$TMPDIR/x" --compress=lzo ;;
+	esac
+fi
 
 t_done
