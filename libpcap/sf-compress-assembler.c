@@ -146,8 +146,10 @@ sfc_record_ends(struct pcapint_sfc_assembler *a)
 {
 	SFC_STORE(a->in_records, a->in_records + 1);
 	a->records++;
+#ifdef SFC_WRITER_THREAD
 	if (a->record_end != NULL)
 		a->record_end(a->ctx);
+#endif
 }
 
 void

@@ -38,8 +38,7 @@
  * file cut after any block a valid savefile: a record that does not fit
  * in what is left of the block starts the next one, and only a record
  * larger than a whole block spans blocks.  When a block is full it is
- * handed to whoever moves blocks on (the dumper, or its writer thread),
- * which gives the assembler an empty one to fill next.
+ * handed to whoever moves blocks on, which gives the assembler an empty one to fill next.
  *
  * Records are in host byte order, as pcap_dump() writes them.
  */
@@ -69,11 +68,13 @@ struct pcapint_sfc_assembler {
 	void	*ctx;
 	int	failed;
 
+#ifdef SFC_WRITER_THREAD
 	/*
 	 * If not NULL, told each time a record ends, for a consumer that
 	 * takes records one by one (the writer thread's ring).
 	 */
 	void	(*record_end)(void *ctx);
+#endif
 
 	/* The parse of the stream. */
 	uint64_t in_bytes;	/* bytes of pcap stream so far */

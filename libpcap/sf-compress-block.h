@@ -30,8 +30,7 @@
  * sink, and compressing it with one call of its codec.  The block is
  * the unit every stage of the dumper passes on: the assembler fills
  * it, the planner says how to write it, the codec compresses it and
- * the sink writes it; the writer thread and the compression helpers
- * only move blocks between those stages.
+ * the sink writes it, on whichever threads run those stages.
  */
 
 #ifndef sf_compress_block_h
@@ -52,8 +51,8 @@
  * Counters that one thread updates and others read (statistics, the
  * seek hook behind pcap_dump_ftell64()): only one thread ever stores,
  * so a relaxed atomic store after a plain read is enough, and the
- * readers load them atomically.  Without a writer thread these are
- * plain moves.
+ * readers load them atomically.  On most machines these are plain
+ * moves.
  */
 #define	SFC_STORE(var, val)	__atomic_store_n(&(var), (val), __ATOMIC_RELAXED)
 #define	SFC_LOAD(var)		__atomic_load_n(&(var), __ATOMIC_RELAXED)
@@ -66,9 +65,8 @@
 #define	SFC_COLD_LEVEL		INT_MIN
 
 /*
- * A full block.  Without compression helpers there is one, which
- * describes the assembler's buffer; with them, each slot of
- * sf-compress-jobs.c is one.
+ * A full block: the assembler's buffer, or one of the blocks that are
+ * compressed side by side.
  */
 struct pcapint_sfc_block {
 	u_char	*in;		/* the block */
@@ -78,8 +76,10 @@ struct pcapint_sfc_block {
 	/* How to write it, from the planner. */
 	int	try_codec;	/* 0: store it without running the codec */
 	int	level;		/* the codec's level */
+#ifdef SFC_ADAPTIVE_LEVEL
 	u_int	rung;		/* the level's rung on the ladder, or 0 */
 	int	plan;		/* the planner's own note on its choice */
+#endif
 
 	/* Results, from pcapint_sfc_block_compress(). */
 	ssize_t	out_len;	/* -1: the codec failed, ebuf says why */

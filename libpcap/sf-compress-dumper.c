@@ -50,11 +50,14 @@
  * one-entry per-thread cache of that registry and copies header and
  * data straight into the block; the two unbuffered fwrite() calls and
  * the cookie call it saves cost more per record than the copy itself.
- *
+ */
+#ifdef SFC_WRITER_THREAD
+/*
  * With a writer thread (sf-compress-thread.c), the application's
  * thread only hands whole records to a ring, and the writer thread
  * runs the stages.
  */
+#endif
 
 #include <config.h>
 
@@ -74,13 +77,17 @@
 #include "pcap-int.h"
 #include "thread-local.h"
 #include "sf-compress-pipeline.h"
+#ifdef SFC_WRITER_THREAD
 #include "sf-compress-thread.h"
+#endif
 
 struct sfc_dumper {
 	struct sfc_dumper *next;	/* in the registry */
 	FILE	*fp;		/* the cookie stream, the dumper handle */
 	struct pcapint_sfc_pipeline pl;
+#ifdef SFC_WRITER_THREAD
 	struct pcapint_sfc_thr *thr;	/* NULL without a writer thread */
+#endif
 };
 
 /*
@@ -153,11 +160,13 @@ sfc_cookie_write(void *cookie, const char *data, size_t size)
 {
 	struct sfc_dumper *d = cookie;
 
-	if (d->thr != NULL)
+#ifdef SFC_WRITER_THREAD
+	if (d->thr != NULL) {
 		pcapint_sfc_thr_write(d->thr, (const u_char *)data, size);
-	else
-		pcapint_sfc_assemble(&d->pl.assembler, (const u_char *)data,
-		    size);
+		return ((ssize_t)size);
+	}
+#endif
+	pcapint_sfc_assemble(&d->pl.assembler, (const u_char *)data, size);
 	return ((ssize_t)size);
 }
 
@@ -181,8 +190,10 @@ pcapint_dump_compress_record(FILE *fp, const void *hdr, const u_char *data,
 	}
 	if (d == NULL)
 		return (-1);
+#ifdef SFC_WRITER_THREAD
 	if (d->thr != NULL)
 		return (pcapint_sfc_thr_record(d->thr, hdr, data, caplen));
+#endif
 	return (pcapint_sfc_assemble_record(&d->pl.assembler, hdr, data,
 	    caplen));
 }
@@ -212,6 +223,7 @@ sfc_cookie_close(void *cookie)
 	int ret;
 
 	sfc_unregister(d);
+#ifdef SFC_WRITER_THREAD
 	/*
 	 * Drain the ring and join the thread; from then on this thread
 	 * owns everything again.
@@ -219,6 +231,7 @@ sfc_cookie_close(void *cookie)
 	if (d->thr != NULL)
 		pcapint_sfc_thr_stop(d->thr);
 	d->thr = NULL;
+#endif
 	ret = pcapint_sfc_pipeline_close(&d->pl);
 	free(d);
 	return (ret);
@@ -278,6 +291,7 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 		(void)fclose(d->fp);
 		return (NULL);
 	}
+#ifdef SFC_WRITER_THREAD
 	/*
 	 * The writer thread starts only now, with the file header in the
 	 * block, so that the ring carries nothing but records.
@@ -288,6 +302,7 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 		(void)fclose(d->fp);
 		return (NULL);
 	}
+#endif
 	return (pd);
 
 fail:
@@ -333,8 +348,8 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 	}
 	d = pcap_dump_fopen_with_options(p, f, opts);
 	/*
-	 * A dumper that cannot start (no memory for its ring, no thread)
-	 * leaves no empty file behind where there was none.
+	 * A dumper that cannot start leaves no empty file behind where
+	 * there was none.
 	 */
 	if (d == NULL && !existed)
 		(void)unlink(fname);
@@ -349,8 +364,10 @@ pcapint_dump_compress_flush(FILE *fp)
 	d = sfc_lookup(fp);
 	if (d == NULL)
 		return (0);
+#ifdef SFC_WRITER_THREAD
 	if (d->thr != NULL)
 		return (pcapint_sfc_thr_flush(d->thr));
+#endif
 	return (pcapint_sfc_assembler_flush(&d->pl.assembler));
 }
 
@@ -366,12 +383,18 @@ pcap_dump_get_stats(pcap_dumper_t *pd, struct pcap_dump_stats *st,
 		return (PCAP_ERROR);
 	memset(&s, 0, sizeof(s));
 	pcapint_sfc_pipeline_stats(&d->pl, &s);
+#ifdef SFC_WRITER_THREAD
 	if (d->thr != NULL)
 		pcapint_sfc_thr_stats(d->thr, &s);
 	/* Every record is written, dropped, lost or still on its way. */
 	if (s.error != 0)
 		s.records_lost = s.records - s.records_dropped -
 		    s.records_written;
+#else
+	/* Every record is written, lost or still in the block. */
+	if (s.error != 0)
+		s.records_lost = s.records - s.records_written;
+#endif
 	memcpy(st, &s, stats_size < sizeof(s) ? stats_size : sizeof(s));
 	return (0);
 }

@@ -42,7 +42,9 @@
 
 #include "sf-compress.h"
 
+#ifdef SFC_ADAPTIVE_LEVEL
 struct pcapint_sfc_adapt_ladder;
+#endif
 
 /*
  * A container's encoder: how blocks are written into it.  Every
@@ -88,6 +90,7 @@ struct pcapint_sfc_encoder {
 	 * for a container with a single level (store).
 	 */
 	int	(*enc_level)(void *, int level, char *errbuf);
+#ifdef SFC_ADAPTIVE_LEVEL
 
 	/*
 	 * The codec's levels from the cheapest to the most thorough, for
@@ -95,6 +98,7 @@ struct pcapint_sfc_encoder {
 	 * a container with a single level.
 	 */
 	const struct pcapint_sfc_adapt_ladder *ladder;
+#endif
 };
 
 /*

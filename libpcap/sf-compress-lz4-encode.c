@@ -46,7 +46,9 @@
 
 #include "pcap-int.h"
 #include "sf-compress-encoder.h"
+#ifdef SFC_ADAPTIVE_LEVEL
 #include "sf-compress-ladders.h"
+#endif
 
 /*
  * Stored LZ4 blocks: a 4-byte little-endian length with this bit set,
@@ -221,5 +223,7 @@ const struct pcapint_sfc_encoder pcapint_sfc_lz4_encoder = {
 	1, 12, 1,
 	lz4_enc_create, lz4_enc_free, lz4_enc_bound, lz4_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, lz4_enc_level,
+#ifdef SFC_ADAPTIVE_LEVEL
 	&pcapint_sfc_lz4_ladder
+#endif
 };

@@ -176,5 +176,7 @@ const struct pcapint_sfc_encoder pcapint_sfc_lzo_encoder = {
 	1, 1, 1,
 	lzo_enc_create, lzo_enc_free, lzo_enc_bound, lzo_enc_block,
 	lzo_enc_header, lzo_enc_trailer, NULL,
+#ifdef SFC_ADAPTIVE_LEVEL
 	NULL		/* one level: no ladder */
+#endif
 };

@@ -27,15 +27,25 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * Compressed savefiles without pthreads: no writer thread (the options
- * refuse one, see sf-compress-options.c), and a pcap_dump_close_async()
- * that closes at once.
+ * refuse one, see sf-compress-writer-options.c), and a
+ * pcap_dump_close_async() that closes at once.
  */
 
 #include <config.h>
 
+#include <unistd.h>
+
 #include "pcap-int.h"
 #include "sf-compress-thread.h"
 #include "sf-close-async.h"
+#include "sf-writer.h"
+
+/* There is no writer thread to cancel: a plain write(). */
+ssize_t
+pcapint_writer_write_cancellable(int fd, const void *buf, size_t len)
+{
+	return (write(fd, buf, len));
+}
 
 int
 pcapint_sfc_thr_start(struct pcapint_sfc_thr **tp,

@@ -40,9 +40,6 @@
 
 #include "pcap-int.h"
 #include "sf-compress-options.h"
-#ifdef HAVE_PTHREADS
-#include "sf-writer-sched.h"
-#endif
 
 /*
  * Blocks of 1 MiB by default.  Real traffic repeats itself at distances
@@ -54,29 +51,20 @@
  * the codecs slow down once a block no longer fits in the caches, a
  * block takes longer to reach a slow disk, and a file rotated by size
  * overshoots by up to a compressed block (tcpdump -C asks for smaller
- * blocks).  So only the adaptive zstd levels that a disk-bound writer
- * climbs to fill larger blocks (see sf-compress-ladders.c), and only
- * while no block size is set.  Two blocks (input and output) plus the
- * codec state are all the memory a dumper without a writer thread
- * needs.  The default is in pcap.h, for callers that size blocks of
- * their own from it.
+ * blocks).  Two blocks (input and output) plus the codec state are all
+ * the memory a dumper that compresses on the caller's thread needs.
+ * The default is in pcap.h, for callers that size blocks of their own
+ * from it.
  */
+#ifdef SFC_ADAPTIVE_LEVEL
+/*
+ * Only the adaptive zstd levels that a disk-bound writer climbs to fill
+ * larger blocks (see sf-compress-ladders.c), and only while no block
+ * size is set.
+ */
+#endif
 #define	SFC_DEFAULT_BLOCK	PCAP_DUMP_BLOCK_DEFAULT
 #define	SFC_MIN_BLOCK		4096
-
-/*
- * Writer ring bounds.  The default, PCAP_DUMP_WRITER_RING_DEFAULT in
- * pcap/pcap.h, absorbs bursts of seconds at line rate while it stays
- * small next to the memory of a capture box.  A ring smaller than a
- * 64 KiB record makes little sense; the top is what a size_t can hold
- * comfortably.
- */
-#define	SFC_MIN_RING		(64 * 1024)
-#define	SFC_MAX_RING		((size_t)1 << (sizeof(size_t) > 4 ? 40 : 30))
-
-#ifndef HAVE_PTHREADS
-#define	SFC_NO_THREADS	"this build of libpcap has no writer thread (no pthreads)"
-#endif
 
 pcap_dump_options_t *
 pcap_dump_options_create(char *errbuf)
@@ -92,8 +80,10 @@ pcap_dump_options_create(char *errbuf)
 	o->codec = &pcapint_sfc_store;
 	o->level = 0;
 	o->block_size = SFC_DEFAULT_BLOCK;
+#ifdef SFC_WRITER_THREAD
 	o->ring_size = 0;
 	o->cpu = -1;
+#endif
 	return (o);
 }
 
@@ -138,6 +128,23 @@ sfc_unknown(const char *spec, size_t namelen, char *errbuf)
 	    (int)(namelen > 32 ? 32 : namelen), spec, names);
 }
 
+/*
+ * enc at its default level, where the container has levels to choose
+ * from.
+ */
+static int
+sfc_default_level(pcap_dump_options_t *o,
+    const struct pcapint_sfc_encoder *enc)
+{
+	o->codec = enc;
+	o->level = enc->default_level;
+#ifdef SFC_ADAPTIVE_LEVEL
+	/* Without a level, the dumper picks it block by block. */
+	o->adaptive = enc->compresses;
+#endif
+	return (0);
+}
+
 int
 pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
     char *errbuf)
@@ -153,17 +160,8 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
 		return (PCAP_ERROR);
 	}
-	/*
-	 * With no level, the dumper picks the level block by block
-	 * (sf-compress-planner.c); "auto" says so explicitly.  A container
-	 * with a single level, or none, keeps its default_level.
-	 */
-	if (spec == NULL || strcmp(spec, "default") == 0) {
-		o->codec = pcapint_sfc_default_encoder();
-		o->level = o->codec->default_level;
-		o->adaptive = o->codec->compresses;
-		return (0);
-	}
+	if (spec == NULL || strcmp(spec, "default") == 0)
+		return (sfc_default_level(o, pcapint_sfc_default_encoder()));
 	colon = strchr(spec, ':');
 	namelen = colon != NULL ? (size_t)(colon - spec) : strlen(spec);
 	c = sfc_find_container(spec, namelen);
@@ -183,12 +181,17 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 		    "compression \"%s\" takes no level", c->name);
 		return (PCAP_ERROR);
 	}
-	if (colon == NULL || strcmp(colon + 1, "auto") == 0) {
-		o->codec = enc;
-		o->level = enc->default_level;
-		o->adaptive = enc->compresses;
-		return (0);
-	}
+	if (colon == NULL)
+		return (sfc_default_level(o, enc));
+#ifdef SFC_ADAPTIVE_LEVEL
+	/*
+	 * "auto" says explicitly what no level means: the dumper picks the
+	 * level block by block (sf-compress-planner.c).  A container with
+	 * a single level, or none, keeps its default_level.
+	 */
+	if (strcmp(colon + 1, "auto") == 0)
+		return (sfc_default_level(o, enc));
+#endif
 	errno = 0;
 	level = strtol(colon + 1, &end, 10);
 	if (colon[1] == '\0' || *end != '\0' || errno != 0) {
@@ -205,7 +208,9 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 	}
 	o->codec = enc;
 	o->level = (int)level;
+#ifdef SFC_ADAPTIVE_LEVEL
 	o->adaptive = 0;
+#endif
 	return (0);
 }
 
@@ -225,93 +230,5 @@ pcap_dump_options_set_block_size(pcap_dump_options_t *o, size_t size,
 	}
 	o->block_size = size;
 	o->block_size_set = 1;
-	return (0);
-}
-
-int
-pcap_dump_options_set_writer_thread(pcap_dump_options_t *o, size_t ring_size,
-    char *errbuf)
-{
-	if (o == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
-		return (PCAP_ERROR);
-	}
-	if (ring_size == 0) {
-		/* Off, pinning included. */
-		o->ring_size = 0;
-		o->cpu = -1;
-		return (0);
-	}
-#ifdef HAVE_PTHREADS
-	if (ring_size < SFC_MIN_RING || ring_size > SFC_MAX_RING) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "writer ring size %zu out of range (%d..%zu bytes)",
-		    ring_size, SFC_MIN_RING, SFC_MAX_RING);
-		return (PCAP_ERROR);
-	}
-#else
-	snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", SFC_NO_THREADS);
-	return (PCAP_ERROR);
-#endif
-	o->ring_size = ring_size;
-	return (0);
-}
-
-int
-pcap_dump_options_set_writer_cpu(pcap_dump_options_t *o, int cpu,
-    char *errbuf)
-{
-	if (o == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
-		return (PCAP_ERROR);
-	}
-	if (cpu == -1) {
-		o->cpu = -1;
-		return (0);
-	}
-	/*
-	 * Checked when the option is set, so that a bad CPU number is
-	 * reported when it is given rather than when the first file is
-	 * opened; the thread fails to start too if the CPU went away in
-	 * between.
-	 */
-#ifdef HAVE_PTHREADS
-	if (pcapint_writer_check_cpu(cpu, errbuf) != 0)
-		return (PCAP_ERROR);
-#else
-	snprintf(errbuf, PCAP_ERRBUF_SIZE,
-	    "cannot pin the writer thread to CPU %d: %s", cpu, SFC_NO_THREADS);
-	return (PCAP_ERROR);
-#endif
-	o->cpu = cpu;
-	if (o->ring_size == 0)
-		o->ring_size = PCAP_DUMP_WRITER_RING_DEFAULT;
-	return (0);
-}
-
-int
-pcap_dump_options_set_writer_priority(pcap_dump_options_t *o, int nice_incr,
-    char *errbuf)
-{
-	if (o == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
-		return (PCAP_ERROR);
-	}
-	/*
-	 * Like the CPU, refused when it is given; it takes effect when a
-	 * dumper's writer thread starts, and only if there is one.
-	 */
-#ifdef HAVE_PTHREADS
-	if (pcapint_writer_check_nice(nice_incr, errbuf) != 0)
-		return (PCAP_ERROR);
-#else
-	if (nice_incr != 0) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "cannot lower the writer thread's priority: %s",
-		    SFC_NO_THREADS);
-		return (PCAP_ERROR);
-	}
-#endif
-	o->nice_incr = nice_incr;
 	return (0);
 }

@@ -43,10 +43,14 @@ struct pcap_dump_options {
 	int	level;
 	size_t	block_size;
 	int	block_size_set;	/* by pcap_dump_options_set_block_size() */
+#ifdef SFC_WRITER_THREAD
 	size_t	ring_size;	/* writer thread's ring; 0: no thread */
 	int	cpu;		/* CPU to pin the writer to; -1: none */
 	int	nice_incr;	/* how much nicer the writer runs; 0: same */
+#endif
+#ifdef SFC_ADAPTIVE_LEVEL
 	int	adaptive;	/* the dumper picks the level ("zstd:auto") */
+#endif
 };
 
 #endif

@@ -83,15 +83,22 @@ int
 pcapint_sfc_pipeline_write(struct pcapint_sfc_pipeline *pl,
     const struct pcapint_sfc_block *b)
 {
+#ifdef SFC_ADAPTIVE_LEVEL
 	struct pcapint_sfc_load load;
+#endif
 	uint64_t write_ns;
 
 	if (pcapint_sfc_sink_block(&pl->sink, b, &write_ns) != 0)
 		return (-1);
+	pcapint_sfc_planner_learn(&pl->planner, b);
+#ifdef SFC_ADAPTIVE_LEVEL
 	memset(&load, 0, sizeof(load));
+#ifdef SFC_WRITER_THREAD
 	if (pl->load != NULL)
 		pl->load(pl->load_ctx, &load);
-	pcapint_sfc_planner_learn(&pl->planner, b, write_ns, &load);
+#endif
+	pcapint_sfc_planner_measure(&pl->planner, b, write_ns, &load);
+#endif
 	return (0);
 }
 
@@ -120,6 +127,7 @@ pcapint_sfc_pipeline_block_full(void *ctx)
 	return (ret);
 }
 
+#if defined(SFC_WRITER_THREAD) && defined(SFC_ADAPTIVE_LEVEL)
 void
 pcapint_sfc_pipeline_set_load(struct pcapint_sfc_pipeline *pl,
     void (*load)(void *, struct pcapint_sfc_load *), void *ctx)
@@ -127,6 +135,7 @@ pcapint_sfc_pipeline_set_load(struct pcapint_sfc_pipeline *pl,
 	pl->load = load;
 	pl->load_ctx = ctx;
 }
+#endif
 
 void
 pcapint_sfc_pipeline_free(struct pcapint_sfc_pipeline *pl)
@@ -167,5 +176,7 @@ pcapint_sfc_pipeline_stats(struct pcapint_sfc_pipeline *pl,
 	s->bytes_out = SFC_LOAD(pl->sink.out_bytes);
 	s->blocks = SFC_LOAD(pl->sink.blocks);
 	s->blocks_stored = SFC_LOAD(pl->sink.blocks_stored);
+#ifdef SFC_ADAPTIVE_LEVEL
 	pcapint_sfc_planner_stats(&pl->planner, s);
+#endif
 }

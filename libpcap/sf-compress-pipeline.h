@@ -38,13 +38,17 @@
  *	sink	   write(), the sticky error, the accounting
  *		   (sf-compress-sink.c)
  *
- * Each stage keeps its own state.  Without a writer thread, the full
- * block goes through the stages here, on the thread that filled it.  A
- * writer thread (sf-compress-thread.c) runs the same stages on its own
- * thread, and its compression helpers may run the codec stage of
+ * Each stage keeps its own state.  Here, the full block goes through
+ * the stages on the thread that filled it.
+ */
+#ifdef SFC_WRITER_THREAD
+/*
+ * A writer thread (sf-compress-thread.c) runs the same stages on its
+ * own thread, and its compression helpers may run the codec stage of
  * several blocks at once; they move blocks between the stages, and the
  * blocks still reach the sink in order.
  */
+#endif
 
 #ifndef sf_compress_pipeline_h
 #define	sf_compress_pipeline_h
@@ -69,13 +73,15 @@ struct pcapint_sfc_pipeline {
 	int	enc_warm_level;	/* as warm_level in a block, for enc */
 	u_char	*out;		/* one compressed block; NULL for store */
 	size_t	out_size;
+#if defined(SFC_WRITER_THREAD) && defined(SFC_ADAPTIVE_LEVEL)
 
 	/*
-	 * The writer thread's load, for the planner: NULL without a
-	 * writer thread.
+	 * The writer thread's load, for the level that adapts: NULL
+	 * without a writer thread.
 	 */
 	void	(*load)(void *ctx, struct pcapint_sfc_load *);
 	void	*load_ctx;
+#endif
 };
 
 /*
@@ -106,12 +112,14 @@ extern int pcapint_sfc_pipeline_write(struct pcapint_sfc_pipeline *,
  */
 extern int pcapint_sfc_pipeline_close(struct pcapint_sfc_pipeline *);
 
+#if defined(SFC_WRITER_THREAD) && defined(SFC_ADAPTIVE_LEVEL)
 /*
  * Tell the planner the writer thread's load with load(ctx), from now on
  * (NULL: no writer thread).
  */
 extern void pcapint_sfc_pipeline_set_load(struct pcapint_sfc_pipeline *,
     void (*load)(void *, struct pcapint_sfc_load *), void *ctx);
+#endif
 
 /* Free everything, writing nothing; for a dumper that never started. */
 extern void pcapint_sfc_pipeline_free(struct pcapint_sfc_pipeline *);

@@ -29,14 +29,19 @@
  * Compressed savefiles: the planner, see sf-compress-planner.h.
  *
  * At a fixed level ("zstd:3"), the skip alone decides whether the
- * codec runs.  When the level adapts ("zstd:auto", and "zstd" or the
- * default with no level), the controller first picks the rung, from
- * what is measured of every block written: the CPU time the codec took
- * on the thread that ran it, the time spent in write(), the wall-clock
- * time between blocks, the bytes in and out and the writer's load.
- * Every block is a container frame of its own, so the level may change
- * at any block and the file stays valid for every reader.
+ * codec runs.
  */
+#ifdef SFC_ADAPTIVE_LEVEL
+/*
+ * When the level adapts ("zstd:auto", and "zstd" or the default with
+ * no level), the controller first picks the rung, from what is
+ * measured of every block written: the CPU time the codec took on the
+ * thread that ran it, the time spent in write(), the wall-clock time
+ * between blocks, the bytes in and out and the writer's load.  Every
+ * block is a container frame of its own, so the level may change at
+ * any block and the file stays valid for every reader.
+ */
+#endif
 
 #include <config.h>
 
@@ -48,9 +53,10 @@
 #include "pcap-int.h"
 #include "sf-compress-planner.h"
 
+#ifdef SFC_ADAPTIVE_LEVEL
 /*
  * The size of the blocks to fill from now on: that of the controller's
- * rung, which moves when a written block is learned from, so that the
+ * rung, which moves when a written block is measured, so that the
  * first block filled after a move has the new rung's size.
  */
 static void
@@ -61,18 +67,17 @@ sfc_planner_block_full(struct pcapint_sfc_planner *pl)
 		    pl->adapt->ladder->rungs[pl->adapt->rung].scale;
 }
 
-int
-pcapint_sfc_planner_init(struct pcapint_sfc_planner *pl,
+/*
+ * The level controller of a dumper whose options let the level adapt,
+ * if its codec has a ladder of levels.
+ */
+static int
+sfc_planner_adapt_init(struct pcapint_sfc_planner *pl,
     const struct pcap_dump_options *opts, int offline, char *errbuf)
 {
 	const struct pcapint_sfc_adapt_ladder *ladder;
 	u_int i, scale;
 
-	memset(pl, 0, sizeof(*pl));
-	pl->codec = opts->codec;
-	pl->level = opts->level;
-	pl->block_size = opts->block_size;
-	pl->block_full = opts->block_size;
 	/* A container with a single level has nothing to choose from. */
 	if (!opts->adaptive || pl->codec->enc_level == NULL)
 		return (0);
@@ -114,40 +119,65 @@ pcapint_sfc_planner_init(struct pcapint_sfc_planner *pl,
 	sfc_planner_block_full(pl);
 	return (0);
 }
+#endif
+
+int
+pcapint_sfc_planner_init(struct pcapint_sfc_planner *pl,
+    const struct pcap_dump_options *opts, int offline, char *errbuf)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->codec = opts->codec;
+	pl->level = opts->level;
+	pl->block_size = opts->block_size;
+	pl->block_full = opts->block_size;
+#ifdef SFC_ADAPTIVE_LEVEL
+	return (sfc_planner_adapt_init(pl, opts, offline, errbuf));
+#else
+	return (0);
+#endif
+}
 
 void
 pcapint_sfc_planner_free(struct pcapint_sfc_planner *pl)
 {
+#ifdef SFC_ADAPTIVE_LEVEL
 	free(pl->adapt);
 	pl->adapt = NULL;
+#endif
 }
 
 void
 pcapint_sfc_planner_plan(struct pcapint_sfc_planner *pl,
     struct pcapint_sfc_block *b)
 {
+#ifdef SFC_ADAPTIVE_LEVEL
 	struct pcapint_sfc_adapt_choice choice;
+#endif
 	enum pcapint_sfc_block_result lagged;
 	uint64_t n = pl->planned++;
 	int skip_tries;
 
 	/*
 	 * The skip sees the result of the block SFC_SKIP_LAG before this
-	 * one, whatever the level, so that it decides the same with and
-	 * without compression helpers.
+	 * one, whatever the level, so that it decides the same however
+	 * many blocks are being compressed at once.
 	 */
 	lagged = n >= SFC_SKIP_LAG ?
 	    (enum pcapint_sfc_block_result)pl->results[n % SFC_SKIP_LAG] :
 	    SFC_BLOCK_UNKNOWN;
 	skip_tries = pcapint_sfc_policy_try_codec(&pl->skip, lagged,
 	    &pl->skip);
+#ifdef SFC_ADAPTIVE_LEVEL
 	if (pl->adapt == NULL) {
-		b->level = pl->level;
 		b->rung = 0;
 		b->plan = PCAPINT_SFC_ADAPT_SKIP_DECIDES;
-		b->try_codec = pl->codec->compresses && skip_tries;
-		return;
 	}
+#endif
+	b->level = pl->level;
+	b->try_codec = pl->codec->compresses && skip_tries;
+#ifdef SFC_ADAPTIVE_LEVEL
+	if (pl->adapt == NULL)
+		return;
 	pcapint_sfc_adapt_choose(pl->adapt, &choice);
 	b->level = choice.level;
 	b->rung = choice.rung;
@@ -166,26 +196,40 @@ pcapint_sfc_planner_plan(struct pcapint_sfc_planner *pl,
 		b->try_codec = skip_tries;
 		break;
 	}
+#endif
 }
 
 void
 pcapint_sfc_planner_learn(struct pcapint_sfc_planner *pl,
+    const struct pcapint_sfc_block *b)
+{
+	u_char result = SFC_BLOCK_UNKNOWN;
+
+	if (pl->codec->compresses)
+		result = (u_char)pcapint_sfc_policy_result(b->fill,
+		    (size_t)b->out_len, b->stored);
+#ifdef SFC_ADAPTIVE_LEVEL
+	/*
+	 * A block the controller chose to store tells the skip nothing
+	 * about the traffic.
+	 */
+	if (b->plan == PCAPINT_SFC_ADAPT_STORE_IT)
+		result = SFC_BLOCK_UNKNOWN;
+#endif
+	if (pl->codec->compresses)
+		pl->results[pl->learned % SFC_SKIP_LAG] = result;
+	pl->learned++;
+}
+#ifdef SFC_ADAPTIVE_LEVEL
+
+void
+pcapint_sfc_planner_measure(struct pcapint_sfc_planner *pl,
     const struct pcapint_sfc_block *b, uint64_t write_ns,
     const struct pcapint_sfc_load *load)
 {
 	struct pcapint_sfc_adapt_sample s;
 	uint64_t now;
 
-	/*
-	 * A block the controller chose to store tells the skip nothing
-	 * about the traffic.
-	 */
-	if (pl->codec->compresses)
-		pl->results[pl->learned % SFC_SKIP_LAG] =
-		    b->plan == PCAPINT_SFC_ADAPT_STORE_IT ? SFC_BLOCK_UNKNOWN :
-		    (u_char)pcapint_sfc_policy_result(b->fill,
-		    (size_t)b->out_len, b->stored);
-	pl->learned++;
 	SFC_STORE(pl->blocks_at[b->rung], pl->blocks_at[b->rung] + 1);
 	if (pl->adapt == NULL)
 		return;
@@ -242,3 +286,4 @@ pcapint_sfc_planner_stats(struct pcapint_sfc_planner *pl,
 	}
 	st->nlevels = (int)n;
 }
+#endif

@@ -30,14 +30,18 @@
  * whether the codec runs on it and at which level, and learns from
  * each written block what the next ones should be.
  *
- * It composes two decisions.  The level controller of
- * sf-compress-adapt.c, when the level adapts, picks the rung of the
- * codec's ladder from what the writer measured; the skip of
- * sf-compress-policy.c, at every level, stores blocks without trying
- * the codec while the traffic does not compress.  All of their state
- * is here, written only through pcapint_sfc_planner_plan() and
+ * The skip of sf-compress-policy.c, at every level, stores blocks
+ * without trying the codec while the traffic does not compress.  Its
+ * state is here, written only through pcapint_sfc_planner_plan() and
  * pcapint_sfc_planner_learn(), on the thread that writes.
  */
+#ifdef SFC_ADAPTIVE_LEVEL
+/*
+ * When the level adapts, the level controller of sf-compress-adapt.c
+ * picks the rung of the codec's ladder from what the writer measured,
+ * which pcapint_sfc_planner_measure() hands it.
+ */
+#endif
 
 #ifndef sf_compress_planner_h
 #define	sf_compress_planner_h
@@ -47,22 +51,27 @@
 #include "sf-compress-block.h"
 #include "sf-compress-options.h"
 #include "sf-compress-policy.h"
+#ifdef SFC_ADAPTIVE_LEVEL
 #include "sf-compress-adapt.h"
+#endif
 
 struct pcapint_sfc_planner {
 	const struct pcapint_sfc_encoder *codec;
-	int	level;		/* the fixed level, or the first rung's */
+	int	level;		/* the level to start at */
 	size_t	block_size;	/* the largest block: what buffers hold */
 	size_t	block_full;	/* the size of the blocks to fill now */
+#ifdef SFC_ADAPTIVE_LEVEL
 	size_t	block_unit;	/* the options' block size, which the
 				   ladder's rungs multiply; 0: every
 				   block is block_size */
+#endif
 
 	/* The skip: the results of the blocks written, SFC_SKIP_LAG late. */
 	struct pcapint_sfc_skip skip;
 	uint64_t planned;	/* blocks planned */
 	uint64_t learned;	/* blocks learned from */
 	u_char	results[SFC_SKIP_LAG];	/* block n's at n % SFC_SKIP_LAG */
+#ifdef SFC_ADAPTIVE_LEVEL
 
 	/* The controller, NULL at a fixed level. */
 	struct pcapint_sfc_adapt *adapt;
@@ -75,7 +84,9 @@ struct pcapint_sfc_planner {
 	 */
 	uint64_t blocks_at[PCAPINT_SFC_ADAPT_MAX_RUNGS];
 	uint64_t level_moves;
+#endif
 };
+#ifdef SFC_ADAPTIVE_LEVEL
 
 /*
  * What the writer knows of its load when a block is written: the
@@ -90,6 +101,7 @@ struct pcapint_sfc_load {
 	u_int	cpus;
 	uint64_t producer_ns;
 };
+#endif
 
 /*
  * Plan the blocks of a dumper opened with opts; offline is set for a
@@ -100,20 +112,26 @@ extern int pcapint_sfc_planner_init(struct pcapint_sfc_planner *,
     const struct pcap_dump_options *opts, int offline, char *errbuf);
 extern void pcapint_sfc_planner_free(struct pcapint_sfc_planner *);
 
-/* How to write the next full block: try_codec, level and rung. */
+/* How to write the next full block: try_codec and level. */
 extern void pcapint_sfc_planner_plan(struct pcapint_sfc_planner *,
     struct pcapint_sfc_block *);
 
-/*
- * A planned block was written, in the order planned, write() taking
- * write_ns; block_full may change.
- */
+/* A planned block was written, in the order planned. */
 extern void pcapint_sfc_planner_learn(struct pcapint_sfc_planner *,
+    const struct pcapint_sfc_block *);
+#ifdef SFC_ADAPTIVE_LEVEL
+
+/*
+ * Then what it cost: write() took write_ns, under load; block_full may
+ * change.
+ */
+extern void pcapint_sfc_planner_measure(struct pcapint_sfc_planner *,
     const struct pcapint_sfc_block *, uint64_t write_ns,
     const struct pcapint_sfc_load *);
 
 /* The levels and the blocks at each, for pcap_dump_get_stats(). */
 extern void pcapint_sfc_planner_stats(struct pcapint_sfc_planner *,
     struct pcap_dump_stats *);
+#endif
 
 #endif

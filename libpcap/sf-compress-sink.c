@@ -39,7 +39,7 @@
 
 #include "pcap-int.h"
 #include "sf-compress-sink.h"
-#ifdef HAVE_PTHREADS
+#ifdef SFC_WRITER_THREAD
 #include "sf-writer.h"
 #endif
 
@@ -84,6 +84,7 @@ pcapint_sfc_sink_fail(struct pcapint_sfc_sink *s, int err, const char *what)
 	__atomic_store_n(&s->err, err, __ATOMIC_RELEASE);
 }
 
+#ifdef SFC_WRITER_THREAD
 void
 pcapint_sfc_sink_give_up(struct pcapint_sfc_sink *s, int err,
     const char *msg)
@@ -97,6 +98,7 @@ pcapint_sfc_sink_give_up(struct pcapint_sfc_sink *s, int err,
 	(void)__atomic_compare_exchange_n(&s->err, &zero, err, 0,
 	    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
+#endif
 
 static int
 sfc_sink_write(struct pcapint_sfc_sink *s, const u_char *p, size_t len)
@@ -104,7 +106,7 @@ sfc_sink_write(struct pcapint_sfc_sink *s, const u_char *p, size_t len)
 	ssize_t n;
 
 	while (len != 0) {
-#ifdef HAVE_PTHREADS
+#ifdef SFC_WRITER_THREAD
 		n = pcapint_writer_write_cancellable(s->fd, p, len);
 #else
 		n = write(s->fd, p, len);

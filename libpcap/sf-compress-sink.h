@@ -77,6 +77,7 @@ extern int pcapint_sfc_sink_init(struct pcapint_sfc_sink *, FILE *f,
 extern void pcapint_sfc_sink_fail(struct pcapint_sfc_sink *, int err,
     const char *what);
 
+#ifdef SFC_WRITER_THREAD
 /*
  * The same from another thread than the one that writes, with msg as
  * the whole message: the writer gave up on a stalled file, or the
@@ -84,6 +85,7 @@ extern void pcapint_sfc_sink_fail(struct pcapint_sfc_sink *, int err,
  */
 extern void pcapint_sfc_sink_give_up(struct pcapint_sfc_sink *, int err,
     const char *msg);
+#endif
 
 /*
  * Write a compressed block (out_len < 0 if the codec failed, ebuf says

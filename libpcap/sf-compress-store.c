@@ -28,8 +28,7 @@
  *
  * The "store" container of compressed savefiles: no codec at all.  The
  * dumper still collects records into blocks and writes each block with
- * one write() (that is what a writer thread is for, with or without
- * compression), and the file is a plain pcap savefile.  A block goes out
+ * one write(), and the file is a plain pcap savefile.  A block goes out
  * from where it was collected, without a copy.  There is nothing to
  * read back here: a plain savefile is read by sf-pcap.c.
  */
@@ -75,5 +74,7 @@ const struct pcapint_sfc_encoder pcapint_sfc_store = {
 	0, 0, 0,
 	store_enc_create, store_enc_free, store_enc_bound, store_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, NULL,
+#ifdef SFC_ADAPTIVE_LEVEL
 	NULL		/* one level: no ladder */
+#endif
 };

@@ -93,6 +93,7 @@ struct pcapint_sfc_thr {
 	u_int	jobs_cpus;	/* CPUs the writer and its helpers may use */
 	uint64_t job_next;	/* blocks submitted */
 	uint64_t job_written;	/* ... of them written (or dropped) */
+#ifdef SFC_ADAPTIVE_LEVEL
 
 	/*
 	 * A copy of a savefile: the CPU clock of the thread that opened
@@ -105,6 +106,7 @@ struct pcapint_sfc_thr {
 	int	have_producer_clock;
 	clockid_t producer_clock;
 	uint64_t producer_last;	/* its CPU time at the last sample, ns */
+#endif
 };
 
 /*
@@ -276,6 +278,7 @@ static const struct pcapint_writer_ops sfc_thr_ops = {
 	sfc_thr_consume, sfc_thr_flush
 };
 
+#ifdef SFC_ADAPTIVE_LEVEL
 /*
  * The producer's CPU time since the last call; 0 the first time, and
  * when its clock is gone (the thread has ended) or went backwards.
@@ -314,6 +317,7 @@ sfc_thr_load(void *ctx, struct pcapint_sfc_load *load)
 	if (t->have_producer_clock)
 		load->producer_ns = sfc_thr_producer_ns(t);
 }
+#endif
 
 static void
 sfc_thr_free(struct pcapint_sfc_thr *t)
@@ -357,10 +361,12 @@ pcapint_sfc_thr_start(struct pcapint_sfc_thr **tp,
 		return (-1);
 	}
 	t->pl = pl;
+#ifdef SFC_ADAPTIVE_LEVEL
 #if defined(_POSIX_THREAD_CPUTIME) && _POSIX_THREAD_CPUTIME >= 0
 	if (params.blocking)
 		t->have_producer_clock =
 		    pthread_getcpuclockid(pthread_self(), &t->producer_clock) == 0;
+#endif
 #endif
 	stage_size = PCAP_REC_HDR_LEN + MAXIMUM_SNAPLEN;
 	t->stage_buf = malloc(stage_size);
@@ -374,11 +380,15 @@ pcapint_sfc_thr_start(struct pcapint_sfc_thr **tp,
 	pcapint_sfc_assembler_init(&t->stage, t->stage_buf, stage_size, 1,
 	    sfc_stage_full, t);
 	t->stage.record_end = sfc_stage_record_end;
+#ifdef SFC_ADAPTIVE_LEVEL
 	/* Set before the thread starts, which may ask for it at once. */
 	pcapint_sfc_pipeline_set_load(pl, sfc_thr_load, t);
+#endif
 	t->writer = pcapint_writer_start(&params, &sfc_thr_ops, t, p->errbuf);
 	if (t->writer == NULL) {
+#ifdef SFC_ADAPTIVE_LEVEL
 		pcapint_sfc_pipeline_set_load(pl, NULL, NULL);
+#endif
 		sfc_thr_free(t);
 		return (-1);
 	}
@@ -431,6 +441,8 @@ pcapint_sfc_thr_stop(struct pcapint_sfc_thr *t)
 	sfc_thr_stalled(t, pcapint_writer_stop(t->writer));
 	t->writer = NULL;
 	sfc_jobs_end(t);
+#ifdef SFC_ADAPTIVE_LEVEL
 	pcapint_sfc_pipeline_set_load(t->pl, NULL, NULL);
+#endif
 	sfc_thr_free(t);
 }

@@ -45,7 +45,9 @@
 
 #include "pcap-int.h"
 #include "sf-compress-encoder.h"
+#ifdef SFC_ADAPTIVE_LEVEL
 #include "sf-compress-ladders.h"
+#endif
 
 #define	GZ_HDR_LEN	10	/* magic, method, flags, mtime, XFL, OS */
 #define	GZ_TRL_LEN	8	/* CRC-32, length modulo 2^32 */
@@ -221,5 +223,7 @@ const struct pcapint_sfc_encoder pcapint_sfc_gzip_encoder = {
 	1, 9, 1,
 	gz_enc_create, gz_enc_free, gz_enc_bound, gz_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, gz_enc_level,
+#ifdef SFC_ADAPTIVE_LEVEL
 	&pcapint_sfc_gzip_ladder
+#endif
 };

@@ -45,7 +45,9 @@
 
 #include "pcap-int.h"
 #include "sf-compress-encoder.h"
+#ifdef SFC_ADAPTIVE_LEVEL
 #include "sf-compress-ladders.h"
+#endif
 
 /*
  * A block that is not worth compressing is written as a frame we make
@@ -211,5 +213,7 @@ const struct pcapint_sfc_encoder pcapint_sfc_zstd_encoder = {
 	ZS_MIN_LEVEL, ZS_MAX_LEVEL, ZS_DEFAULT_LEVEL,
 	zs_enc_create, zs_enc_free, zs_enc_bound, zs_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, zs_enc_level,
+#ifdef SFC_ADAPTIVE_LEVEL
 	&pcapint_sfc_zstd_ladder
+#endif
 };

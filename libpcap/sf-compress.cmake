@@ -25,11 +25,9 @@
 # (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
 # OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
 #
-# CMake checks for the dumper with options, the same as sf-compress.m4
-# makes for configure: compressed savefiles (sf-compress-*.c), their
-# writer thread (sf-writer.c, the glue in sf-compress-thread.c, the
-# compression helpers in sf-compress-jobs.c) and the closing thread
-# (sf-close-async.c).  Included by CMakeLists.txt after the pthreads and
+# CMake checks for the dumper with options, which writes compressed
+# savefiles (sf-compress-*.c), the same as sf-compress.m4 makes for
+# configure.  Included by CMakeLists.txt after the pthreads and
 # pkg-config checks, so that the hooks there stay one line each.  A
 # dumper writes what the reader reads: the reader's checks
 # (sf-compress-read.cmake) come first, and a codec library is used for
@@ -47,14 +45,13 @@ include(${CMAKE_CURRENT_LIST_DIR}/sf-compress-read.cmake)
 # and the encoders of the codecs the reader found.  Whatever is
 # missing, every function pcap.h declares is built: without
 # fopencookie() or the builtins (MSVC) the dumper is
-# sf-compress-nodumper.c, without pthreads the thread glue and
-# pcap_dump_close_async() are sf-compress-nothread.c.
+# sf-compress-nodumper.c.
 #
 macro(sf_compress)
   sf_compress_read()
   #
-  # The dumper and its writer thread share counters and flags between
-  # threads through the GCC/Clang __atomic builtins.
+  # Dumpers share counters and flags between threads through the
+  # GCC/Clang __atomic builtins.
   #
   include(CheckCSourceCompiles)
   check_c_source_compiles("
@@ -78,16 +75,29 @@ int main(void)
     set(LIBS_PRIVATE "${LIBS_PRIVATE} ${CMAKE_THREAD_LIBS_INIT}")
   endif()
   list(APPEND PROJECT_SOURCE_LIST_C sf-compress-options.c
-      sf-compress-encoders.c sf-compress-store.c sf-compress-policy.c
-      sf-compress-ladders.c)
+      sf-compress-encoders.c sf-compress-store.c sf-compress-policy.c)
+#ifdef SFC_ADAPTIVE_LEVEL
+  list(APPEND PROJECT_SOURCE_LIST_C sf-compress-ladders.c)
+#endif
   if(SF_COMPRESS_COOKIE AND SF_COMPRESS_HAVE_ATOMICS)
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-dumper.c
         sf-compress-pipeline.c sf-compress-assembler.c
-        sf-compress-planner.c sf-compress-adapt.c
-        sf-compress-block.c sf-compress-sink.c)
+        sf-compress-planner.c sf-compress-block.c sf-compress-sink.c)
+#ifdef SFC_ADAPTIVE_LEVEL
+    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-adapt.c)
+#endif
   else()
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-nodumper.c)
   endif()
+#ifdef SFC_WRITER_THREAD
+  #
+  # The writer thread (sf-writer.c, the glue in sf-compress-thread.c,
+  # the compression helpers in sf-compress-jobs.c) and the closing
+  # thread (sf-close-async.c) need pthreads; without them, the thread
+  # glue and pcap_dump_close_async() are sf-compress-nothread.c, and
+  # the writer thread's options are refused with a message.
+  #
+  list(APPEND PROJECT_SOURCE_LIST_C sf-compress-writer-options.c)
   if(HAVE_PTHREADS)
     list(APPEND PROJECT_SOURCE_LIST_C sf-writer.c sf-writer-put.c sf-writer-sched.c
         sf-compress-thread.c
@@ -108,6 +118,7 @@ int main(void)
   else()
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-nothread.c)
   endif()
+#endif
   if(HAVE_ZLIB)
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-zlib-encode.c)
   endif()

@@ -25,32 +25,27 @@ dnl THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
 dnl (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
 dnl OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
 dnl
-dnl Configure checks for the dumper with options: compressed savefiles
-dnl (sf-compress-*.c), its writer thread (sf-writer.c, the glue in
-dnl sf-compress-thread.c, the compression helpers in sf-compress-jobs.c)
-dnl and the closing thread (sf-close-async.c).  All of them are here,
-dnl out of configure.ac, so that the hook there stays two lines.
-dnl Included with m4_include from configure.ac, after the pthreads check.
-dnl A dumper writes what the reader reads: the reader's checks
-dnl (sf-compress-read.m4) come first, and a codec library is used for
-dnl writing where it was found for reading.
+dnl Configure checks for the dumper with options, which writes
+dnl compressed savefiles (sf-compress-*.c).  All of them are here, out of
+dnl configure.ac, so that the hook there stays two lines.  Included with
+dnl m4_include from configure.ac, after the pthreads check.  A dumper
+dnl writes what the reader reads: the reader's checks (sf-compress-read.m4)
+dnl come first, and a codec library is used for writing where it was
+dnl found for reading.
 dnl
 m4_include([sf-compress-read.m4])
 
 dnl AC_LBL_SF_COMPRESS: the reader's checks, the __atomic builtins,
 dnl pthreads, and the encoders of the codecs the reader found.  Whatever
 dnl is missing, every function pcap.h declares is built: without
-dnl fopencookie() or the builtins the dumper is sf-compress-nodumper.c,
-dnl without pthreads the thread glue and pcap_dump_close_async() are
-dnl sf-compress-nothread.c.
+dnl fopencookie() or the builtins the dumper is sf-compress-nodumper.c.
 AC_DEFUN([AC_LBL_SF_COMPRESS],
 [
 	AC_LBL_SF_COMPRESS_READ
 	#
-	# The dumper and its writer thread share counters and flags
-	# between threads through the GCC/Clang __atomic builtins.  A
-	# compiler without them (MSVC) gets the stubs, and plain savefiles
-	# work.
+	# Dumpers share counters and flags between threads through the
+	# GCC/Clang __atomic builtins.  A compiler without them (MSVC)
+	# gets the stubs, and plain savefiles work.
 	#
 	AC_CACHE_CHECK([for the __atomic builtins],
 	    [ac_cv_lbl_sfc_atomics],
@@ -79,16 +74,31 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 	fi
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-options.c sf-compress-encoders.c"
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-store.c sf-compress-policy.c"
+#ifdef SFC_ADAPTIVE_LEVEL
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-ladders.c"
+#endif
 	if test "x$sf_compress_dumper" = xyes; then
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-dumper.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-pipeline.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-assembler.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-planner.c sf-compress-adapt.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-planner.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-block.c sf-compress-sink.c"
+#ifdef SFC_ADAPTIVE_LEVEL
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-adapt.c"
+#endif
 	else
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-nodumper.c"
 	fi
+#ifdef SFC_WRITER_THREAD
+	#
+	# The writer thread (sf-writer.c, the glue in sf-compress-thread.c,
+	# the compression helpers in sf-compress-jobs.c) and the closing
+	# thread (sf-close-async.c) need pthreads; without them, the
+	# thread glue and pcap_dump_close_async() are
+	# sf-compress-nothread.c, and the writer thread's options are
+	# refused with a message.
+	#
+	MODULE_C_SRC="$MODULE_C_SRC sf-compress-writer-options.c"
 	if test "x$sf_compress_pthreads" = xyes; then
 		MODULE_C_SRC="$MODULE_C_SRC sf-writer.c sf-writer-put.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-writer-sched.c"
@@ -108,6 +118,7 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 	else
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-nothread.c"
 	fi
+#endif
 	for sf_compress_codec in zlib lz4 zstd; do
 		eval "sf_compress_found=\$sf_compress_found_$sf_compress_codec"
 		if test "x$sf_compress_found" = xyes; then

@@ -120,7 +120,8 @@ int	pcapint_writer_flush(struct pcapint_writer *);
 /*
  * write(), for consume() and flush(): the one place where the writer
  * thread can be cancelled, by a stop that gave up on a stalled write.
- * On any other thread it is write() (whose cancel state it keeps).
+ * On any other thread it is write() (whose cancel state it keeps);
+ * without pthreads, sf-compress-nothread.c makes it write().
  */
 ssize_t	pcapint_writer_write_cancellable(int, const void *, size_t);
 

@@ -7,7 +7,8 @@
 # text) and its commits as git format-patch files without our
 # Upstream-Status trailers.  Nothing in them names our project except as
 # the authors' affiliation (the From:, Signed-off-by: and shortlog lines),
-# and nothing knows the lzop container, which is ours only.
+# and nothing knows the lzop container, which is ours only, nor the
+# symbols under which our files keep what a later pull request adds.
 # That git am applies them in order to the pinned snapshots is
 # t-series.sh's to check.  BASE=release writes today's series the same
 # way, without the files only the master series places.
@@ -55,7 +56,28 @@ for comp in libpcap tcpdump; do
 	# of our C files are left out (sluice-patchq's place_file).
 	t_expect_eq "$comp: nothing knows lzop or LZO" "" \
 	    "$(grep -rli 'lzo' "$out/$comp")"
+	# The pull requests' symbols are ours: upstream sees each part
+	# as the commit that adds it, never a guard.
+	t_expect_eq "$comp: no pull request's symbol is left in the code" "" \
+	    "$(grep -rl 'SFC_WRITER_THREAD\|SFC_ADAPTIVE_LEVEL' "$out/$comp")"
 done
+# The writing side's three pull requests each add their own files, and
+# the first knows nothing of the two after it.
+lp=$out/libpcap
+files_of() {
+	cat "$lp"/$1/0[0-9][0-9][0-9]-*.patch 2>/dev/null |
+	    sed -n 's/^ create mode [0-9]* //p' | LC_ALL=C sort -u | tr '\n' ' '
+}
+t_expect_eq "libpcap 03-savefile-options adds no file of the writer thread or the adaptive level" "" \
+    "$(files_of '03-*' | tr ' ' '\n' | grep 'sf-writer\|thread\|jobs\|close-async\|adapt\|ladders')"
+t_expect_eq "libpcap 04-writer-thread adds the writer thread's files" \
+    "sf-close-async.c sf-close-async.h sf-compress-jobs.c sf-compress-jobs.h sf-compress-nothread.c sf-compress-thread.c sf-compress-thread.h sf-compress-writer-options.c sf-writer-put.c sf-writer-ring.h sf-writer-sched.c sf-writer-sched.h sf-writer.c sf-writer.h " \
+    "$(files_of '04-*' | tr ' ' '\n' | grep -v '3pcap' | tr '\n' ' ')"
+t_expect_eq "libpcap 05-adaptive-level adds the controller and the ladders" \
+    "sf-compress-adapt.c sf-compress-adapt.h sf-compress-ladders.c sf-compress-ladders.h " \
+    "$(files_of '05-*')"
+t_check "libpcap 03's pcap.h has no writer ring and no levels" \
+    sh -c "! grep -q 'ring_size\|nlevels\|set_writer' '$lp'/03-*/0001-*.patch"
 # bad_call DESCRIPTION EXPECTED-TEXT MAKE-ARGS...: make fails, saying so.
 bad_call() {
 	_desc=$1

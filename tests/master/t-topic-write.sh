@@ -1,8 +1,9 @@
 #!/bin/sh
 #
-# Pull request libpcap/03-savefile-options of the master series: the
-# dumper API from a C program (tests/compress/sfc-api.c) built against
-# the master series' libpcap.  Its refusals and statistics; a sticky
+# Pull requests libpcap/03-savefile-options, 04-writer-thread and
+# 05-adaptive-level of the master series: the dumper API from a C
+# program (tests/compress/sfc-api.c) built against the master series'
+# libpcap.  Its refusals and statistics; a sticky
 # ENOSPC that counts every lost record; incompressible records stored;
 # and a capture copied into each container, with and without a writer
 # thread, that the codec's own tool and the master series' tcpdump read
