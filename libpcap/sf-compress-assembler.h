@@ -67,8 +67,8 @@ struct pcapint_sfc_assembler {
 	int	(*block_full)(void *ctx);
 	void	*ctx;
 	int	failed;
-
 #ifdef SFC_WRITER_THREAD
+
 	/*
 	 * If not NULL, told each time a record ends, for a consumer that
 	 * takes records one by one (the writer thread's ring).

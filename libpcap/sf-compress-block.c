@@ -48,9 +48,9 @@ pcapint_sfc_clock_ns(clockid_t clock)
 }
 
 /*
- * The CPU time of the calling thread.  Where there is no such clock
- * the codec seems free, and the level controller then only ever sees
- * the disk as the limit; Linux, the BSDs and macOS all have it.
+ * The CPU time of the calling thread, which is what the codec costs.
+ * Where there is no such clock the codec seems free; Linux, the BSDs
+ * and macOS all have it.
  */
 #ifdef CLOCK_THREAD_CPUTIME_ID
 #define	SFC_THREAD_CPU_NS()	pcapint_sfc_clock_ns(CLOCK_THREAD_CPUTIME_ID)

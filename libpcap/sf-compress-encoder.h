@@ -31,18 +31,17 @@
  * and the files it uses) and the containers' encoders, one file each:
  * sf-compress-store.c (no codec), sf-compress-zlib-encode.c (gzip),
  * sf-compress-lz4-encode.c (LZ4 frames), sf-compress-zstd-encode.c
- * (zstd frames).  The table of
- * encoders is in sf-compress-encoders.c; the containers themselves,
- * with their names and magic numbers, are those of the reader
- * (sf-compress.h).
+ * (zstd frames).  The table of encoders is in sf-compress-encoders.c;
+ * the containers themselves, with their names and magic numbers, are
+ * those of the reader (sf-compress.h).
  */
 
 #ifndef sf_compress_encoder_h
 #define	sf_compress_encoder_h
 
 #include "sf-compress.h"
-
 #ifdef SFC_ADAPTIVE_LEVEL
+
 struct pcapint_sfc_adapt_ladder;
 #endif
 
@@ -84,8 +83,7 @@ struct pcapint_sfc_encoder {
 
 	/*
 	 * Set the level of the blocks enc_block() compresses from now
-	 * on, for a dumper that picks the level block by block; cheap
-	 * when the level does not change.  The bound of enc_bound() holds
+	 * on; cheap when the level does not change.  The bound of enc_bound() holds
 	 * at every level.  Returns 0, or -1 with errbuf filled in.  NULL
 	 * for a container with a single level (store).
 	 */

@@ -70,8 +70,8 @@ pcapint_sfc_fill(struct pcapint_sfc_input *in, size_t want)
 	in->len += n;
 	return ((int)in->len);
 }
-
 #ifdef SFC_LZOP_CONTAINER
+
 ssize_t
 pcapint_sfc_read(struct pcapint_sfc_input *in, void *dst, size_t n)
 {

@@ -27,8 +27,10 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * Dumpers with options where there is no fopencookie(): a dumper cannot
- * be both a FILE * and compress.  The calls exist all the same and fail
- * with a clear message.  Built instead of sf-compress-dumper.c.
+ * be both a FILE * and compress.  The calls exist all the same: with
+ * no options they open the plain dumper, as sf-compress-dumper.c does,
+ * and with options they fail with a clear message.  Built instead of
+ * sf-compress-dumper.c.
  */
 
 #include <config.h>
@@ -36,21 +38,32 @@
 #include "pcap-int.h"
 #include "sf-compress-encoder.h"
 
+#define	SFC_NO_DUMPER	"compressed savefiles are not supported on this platform"
+
+/*
+ * No options give the plain dumper here too, so that a program needs
+ * only the one opener; options are refused.
+ */
 pcap_dumper_t *
-pcap_dump_fopen_with_options(pcap_t *p, FILE *f _U_,
-    const pcap_dump_options_t *opts _U_)
+pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
+    const pcap_dump_options_t *opts)
 {
-	snprintf(p->errbuf, PCAP_ERRBUF_SIZE,
-	    "compressed savefiles are not supported on this platform");
+	if (opts == NULL)
+		return (pcap_dump_fopen(p, f));
+	snprintf(p->errbuf, PCAP_ERRBUF_SIZE, "%s", SFC_NO_DUMPER);
+	/* As documented, f is closed on failure (but not stdout). */
+	if (f != NULL && f != stdout)
+		(void)fclose(f);
 	return (NULL);
 }
 
 pcap_dumper_t *
-pcap_dump_open_with_options(pcap_t *p, const char *fname _U_,
-    const pcap_dump_options_t *opts _U_)
+pcap_dump_open_with_options(pcap_t *p, const char *fname,
+    const pcap_dump_options_t *opts)
 {
-	snprintf(p->errbuf, PCAP_ERRBUF_SIZE,
-	    "compressed savefiles are not supported on this platform");
+	if (opts == NULL)
+		return (pcap_dump_open(p, fname));
+	snprintf(p->errbuf, PCAP_ERRBUF_SIZE, "%s", SFC_NO_DUMPER);
 	return (NULL);
 }
 

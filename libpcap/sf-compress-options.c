@@ -58,9 +58,9 @@
  */
 #ifdef SFC_ADAPTIVE_LEVEL
 /*
- * Only the adaptive zstd levels that a disk-bound writer climbs to fill
- * larger blocks (see sf-compress-ladders.c), and only while no block
- * size is set.
+ * Larger blocks are filled only by the adaptive zstd levels that a
+ * disk-bound writer climbs to (see sf-compress-ladders.c), and only
+ * while no block size is set.
  */
 #endif
 #define	SFC_DEFAULT_BLOCK	PCAP_DUMP_BLOCK_DEFAULT

@@ -126,8 +126,8 @@ pcapint_sfc_pipeline_block_full(void *ctx)
 	pcapint_sfc_assembler_next(a, a->buf, pl->planner.block_full);
 	return (ret);
 }
-
 #if defined(SFC_WRITER_THREAD) && defined(SFC_ADAPTIVE_LEVEL)
+
 void
 pcapint_sfc_pipeline_set_load(struct pcapint_sfc_pipeline *pl,
     void (*load)(void *, struct pcapint_sfc_load *), void *ctx)

@@ -111,8 +111,8 @@ extern int pcapint_sfc_pipeline_write(struct pcapint_sfc_pipeline *,
  * output); everything is freed.  0, or -1 after an error.
  */
 extern int pcapint_sfc_pipeline_close(struct pcapint_sfc_pipeline *);
-
 #if defined(SFC_WRITER_THREAD) && defined(SFC_ADAPTIVE_LEVEL)
+
 /*
  * Tell the planner the writer thread's load with load(ctx), from now on
  * (NULL: no writer thread).

@@ -52,8 +52,8 @@
 
 #include "pcap-int.h"
 #include "sf-compress-planner.h"
-
 #ifdef SFC_ADAPTIVE_LEVEL
+
 /*
  * The size of the blocks to fill from now on: that of the controller's
  * rung, which moves when a written block is measured, so that the

@@ -40,10 +40,9 @@
 
 /*
  * The decision for block n is taken from the results of blocks up to
- * n - SFC_SKIP_LAG only, so that it is the same whether or not blocks
- * are compressed in parallel (sf-compress-jobs.c, where this is the
- * number of block slots), and the same input gives the same file either
- * way.
+ * n - SFC_SKIP_LAG only, so that it is the same however many blocks
+ * are being compressed at once, and the same input gives the same file
+ * either way.
  */
 #define	SFC_SKIP_LAG	4
 

@@ -83,8 +83,8 @@ pcapint_sfc_sink_fail(struct pcapint_sfc_sink *s, int err, const char *what)
 	    "%s", what);
 	__atomic_store_n(&s->err, err, __ATOMIC_RELEASE);
 }
-
 #ifdef SFC_WRITER_THREAD
+
 void
 pcapint_sfc_sink_give_up(struct pcapint_sfc_sink *s, int err,
     const char *msg)
@@ -170,11 +170,7 @@ pcapint_sfc_sink_close(struct pcapint_sfc_sink *s, void *enc)
 			(void)sfc_sink_write(s, trailer, n);
 	}
 	ret = s->err != 0 ? -1 : 0;
-	/*
-	 * Don't close the standard output, which the program may still
-	 * use (libpcap's master branch stopped doing so for plain
-	 * dumpers too).
-	 */
+	/* Don't close the standard output, which the program may still use. */
 	if (s->raw != stdout) {
 		if (fclose(s->raw) == EOF && ret == 0)
 			ret = -1;

@@ -76,8 +76,8 @@ extern int pcapint_sfc_sink_init(struct pcapint_sfc_sink *, FILE *f,
 /* Keep err and the message for what failed, unless an error is kept. */
 extern void pcapint_sfc_sink_fail(struct pcapint_sfc_sink *, int err,
     const char *what);
-
 #ifdef SFC_WRITER_THREAD
+
 /*
  * The same from another thread than the one that writes, with msg as
  * the whole message: the writer gave up on a stalled file, or the

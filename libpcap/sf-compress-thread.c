@@ -277,8 +277,8 @@ sfc_thr_flush(void *ctx)
 static const struct pcapint_writer_ops sfc_thr_ops = {
 	sfc_thr_consume, sfc_thr_flush
 };
-
 #ifdef SFC_ADAPTIVE_LEVEL
+
 /*
  * The producer's CPU time since the last call; 0 the first time, and
  * when its clock is gone (the thread has ended) or went backwards.

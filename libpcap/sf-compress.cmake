@@ -93,28 +93,32 @@ int main(void)
   #
   # The writer thread (sf-writer.c, the glue in sf-compress-thread.c,
   # the compression helpers in sf-compress-jobs.c) and the closing
-  # thread (sf-close-async.c) need pthreads; without them, the thread
-  # glue and pcap_dump_close_async() are sf-compress-nothread.c, and
-  # the writer thread's options are refused with a message.
+  # thread (sf-close-async.c) need pthreads and a dumper; without
+  # them, the thread glue and pcap_dump_close_async() are
+  # sf-compress-nothread.c, and without pthreads the writer thread's
+  # options are refused with a message.
   #
   list(APPEND PROJECT_SOURCE_LIST_C sf-compress-writer-options.c)
   if(HAVE_PTHREADS)
-    list(APPEND PROJECT_SOURCE_LIST_C sf-writer.c sf-writer-put.c sf-writer-sched.c
-        sf-compress-thread.c
-        sf-compress-jobs.c sf-close-async.c)
     #
-    # Pinning the writer thread to a CPU needs
+    # Where the thread runs, and the options' checks of it
+    # (sf-writer-sched.c).  Pinning the writer thread to a CPU needs
     # pthread_attr_setaffinity_np(); without it a request to pin fails
     # rather than being ignored.  The writer and compression threads
     # name themselves, for top -H, with pthread_setname_np() where
     # there is one.
     #
+    list(APPEND PROJECT_SOURCE_LIST_C sf-writer-sched.c)
     cmake_push_check_state()
     set(CMAKE_REQUIRED_LIBRARIES ${CMAKE_THREAD_LIBS_INIT})
     check_function_exists(pthread_attr_setaffinity_np
         HAVE_PTHREAD_ATTR_SETAFFINITY_NP)
     check_function_exists(pthread_setname_np HAVE_PTHREAD_SETNAME_NP)
     cmake_pop_check_state()
+  endif()
+  if(HAVE_PTHREADS AND SF_COMPRESS_COOKIE AND SF_COMPRESS_HAVE_ATOMICS)
+    list(APPEND PROJECT_SOURCE_LIST_C sf-writer.c sf-writer-put.c
+        sf-compress-thread.c sf-compress-jobs.c sf-close-async.c)
   else()
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-nothread.c)
   endif()

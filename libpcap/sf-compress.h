@@ -81,8 +81,8 @@ struct pcapint_sfc_input {
  * then gets every complete block without waiting for the next one.
  */
 extern int pcapint_sfc_fill(struct pcapint_sfc_input *, size_t want);
-
 #ifdef SFC_LZOP_CONTAINER
+
 /*
  * Copy exactly n bytes of input to dst; returns the number copied, which
  * is less than n only at end of file, or -1 on a read error.

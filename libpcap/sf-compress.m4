@@ -93,28 +93,32 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 	#
 	# The writer thread (sf-writer.c, the glue in sf-compress-thread.c,
 	# the compression helpers in sf-compress-jobs.c) and the closing
-	# thread (sf-close-async.c) need pthreads; without them, the
-	# thread glue and pcap_dump_close_async() are
-	# sf-compress-nothread.c, and the writer thread's options are
-	# refused with a message.
+	# thread (sf-close-async.c) need pthreads and a dumper; without
+	# them, the thread glue and pcap_dump_close_async() are
+	# sf-compress-nothread.c, and without pthreads the writer
+	# thread's options are refused with a message.
 	#
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-writer-options.c"
 	if test "x$sf_compress_pthreads" = xyes; then
-		MODULE_C_SRC="$MODULE_C_SRC sf-writer.c sf-writer-put.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-writer-sched.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-thread.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-jobs.c sf-close-async.c"
 		#
-		# Pinning the writer thread to a CPU needs
-		# pthread_attr_setaffinity_np(); without it a request to
-		# pin fails rather than being ignored.  The writer and
+		# Where the thread runs, and the options' checks of it
+		# (sf-writer-sched.c).  Pinning the writer thread to a CPU
+		# needs pthread_attr_setaffinity_np(); without it a request
+		# to pin fails rather than being ignored.  The writer and
 		# compression threads name themselves, for top -H, with
 		# pthread_setname_np() where there is one.
 		#
+		MODULE_C_SRC="$MODULE_C_SRC sf-writer-sched.c"
 		save_LIBS="$LIBS"
 		LIBS="$LIBS $PTHREAD_LIBS"
 		AC_CHECK_FUNCS(pthread_attr_setaffinity_np pthread_setname_np)
 		LIBS="$save_LIBS"
+	fi
+	if test "x$sf_compress_pthreads" = xyes &&
+	    test "x$sf_compress_dumper" = xyes; then
+		MODULE_C_SRC="$MODULE_C_SRC sf-writer.c sf-writer-put.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-thread.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-jobs.c sf-close-async.c"
 	else
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-nothread.c"
 	fi

@@ -525,4 +525,3 @@ pcapint_writer_stop(struct pcapint_writer *w)
 	free(w);
 	return (err);
 }
-

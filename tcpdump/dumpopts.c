@@ -191,8 +191,7 @@ default_ring_size(void)
  * A live capture to a savefile gets a writer thread unless told
  * otherwise (--writer-ring=0), as a disk that stalls for a moment then
  * costs ring space instead of packets; what the thread costs is one
- * copy of each record into its ring (bench/notes/writer.md has the
- * measurements).
+ * copy of each record into its ring.
  *
  * Reading savefiles, only with --compress: nothing overflows there if
  * the disk is slow, but the thread and its helpers compress on other

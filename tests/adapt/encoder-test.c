@@ -168,7 +168,8 @@ run_sizes(const char *spec, size_t set_block, int scaled_from)
 		b.try_codec = 1;
 		b.out_len = 100;
 		b.cpu_ns = 1000;
-		pcapint_sfc_planner_learn(&w, &b, 1000, &load);
+		pcapint_sfc_planner_learn(&w, &b);
+		pcapint_sfc_planner_measure(&w, &b, 1000, &load);
 		want = r > 0 && ladder->rungs[r].level >= scaled_from ?
 		    UPPER_SCALE * unit : unit;
 		check(b.rung == r && w.adapt->rung == r &&

@@ -3,11 +3,12 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * no-atomics: against a libpcap built without the __atomic builtins,
- * the dumper options API exists, refuses compressed writing in one
- * sentence, plain savefiles still work, and the compressed savefile
- * given as the argument, which needs no builtins, is read.  Prints
- * what it saw.
+ * no-atomics: against a libpcap built without the __atomic builtins
+ * (t-no-atomics.sh) or without fopencookie() (t-no-fopencookie.sh), the
+ * dumper options API exists, refuses compressed writing in one
+ * sentence, opens the plain dumper when given no options, plain
+ * savefiles still work, and the savefile given as the argument is
+ * read.  Prints what it saw.
  */
 
 #include <stdio.h>
@@ -34,6 +35,12 @@ main(int argc, char **argv)
 		printf("set_compression: %s\n", errbuf);
 	d = pcap_dump_open_with_options(p, "/dev/null", o);
 	printf("open_with_options: %s\n", d == NULL ? pcap_geterr(p) : "opened");
+	/* No options: the plain dumper, as where compression works. */
+	d = pcap_dump_open_with_options(p, "/dev/null", NULL);
+	printf("open_with_options, no options: %s\n",
+	    d != NULL ? "opened" : pcap_geterr(p));
+	if (d != NULL)
+		pcap_dump_close(d);
 	d = pcap_dump_open(p, "/dev/null");
 	printf("pcap_dump_open: %s\n", d != NULL ? "opened" : pcap_geterr(p));
 	if (d != NULL)

@@ -1,0 +1,39 @@
+# tests/build/lib-stubs.sh -- shared by the tests of a libpcap built
+# where part of the dumper cannot be (t-no-atomics.sh,
+# t-no-fopencookie.sh).  Sourced after tests/lib.sh.
+#
+# stub_build CACHE-VARIABLE=VALUE: configure and build libpcap.a in
+# $TMPDIR/obj with that configure result forced; sets $obj, $src,
+# $members (the archive's members) and $libs (what it links with), or
+# fails the test and ends it.
+# stub_link OUTPUT: link tests/build/no-atomics.c, which uses the whole
+# dumper API, against it as OUTPUT, or fail the test and end it.
+
+src=$SLUICE_BUILDDIR/src/libpcap-$SLUICE_LIBPCAP_VERSION
+obj=$TMPDIR/obj
+
+stub_build() {
+	mkdir "$obj"
+	if ! (cd "$obj" && "$src/configure" "$1" \
+	    CC="$CC" CFLAGS="-O1" >configure.log 2>&1); then
+		t_fail "configure with $1: $(tail -3 "$obj/configure.log")"
+		t_done
+	fi
+	if ! make -C "$obj" -s libpcap.a >"$obj/make.log" 2>&1; then
+		t_fail "libpcap.a builds: $(tail -3 "$obj/make.log")"
+		t_done
+	fi
+	members=$(ar t "$obj/libpcap.a")
+	# The libraries libpcap was configured to use (D-Bus, where its
+	# -dev package is installed) come with the static archive.
+	libs=$(sed -n 's/^LIBS = //p' "$obj/Makefile")
+}
+
+stub_link() {
+	# shellcheck disable=SC2086
+	if ! $CC -I"$src" -o "$1" "$SLUICE_SRCDIR/tests/build/no-atomics.c" \
+	    "$obj/libpcap.a" $libs -lpthread >"$TMPDIR/cc.log" 2>&1; then
+		t_fail "a program using the whole API links: $(head -5 "$TMPDIR/cc.log")"
+		t_done
+	fi
+}
