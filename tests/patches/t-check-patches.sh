@@ -4,7 +4,7 @@
 # - series lists exactly the NNNN-*.patch files, in sorted order;
 # - every patch is git format-patch output with a zero commit id, a
 #   subject, a body that says why, Upstream-Status: with a known value, and
-#   Signed-off-by:;
+#   Signed-off-by:; the master series' patches (patches/master/) too;
 # - no patch creates a file (new files are overlay files) and every patch
 #   applies, in order, with fuzz 0 (sluice-prepare would refuse otherwise);
 # - patches and overlay files are ASCII and add no trailing whitespace;
@@ -14,27 +14,20 @@
 
 pins=$SLUICE_SRCDIR/patches/SHA256SUMS
 
-for comp in libpcap tcpdump; do
-	case $comp in
-	libpcap) version=$SLUICE_LIBPCAP_VERSION ;;
-	tcpdump) version=$SLUICE_TCPDUMP_VERSION ;;
-	esac
-	dir=$SLUICE_SRCDIR/patches/$comp
-
-	t_check "$comp: a SHA-256 is pinned for the $version tarball" \
-	    grep -Eq "^[0-9a-f]{64}  ${comp}[-_]$version" "$pins"
-
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$dir/series" >"$TMPDIR/series"
-	(cd "$dir" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | LC_ALL=C sort) >"$TMPDIR/files"
+# check_series LABEL DIR: the series of DIR lists exactly its patches, and
+# each patch is well-formed.
+check_series() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$2/series" >"$TMPDIR/series"
+	(cd "$2" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | LC_ALL=C sort) >"$TMPDIR/files"
 	if cmp -s "$TMPDIR/series" "$TMPDIR/files"; then
-		t_ok "$comp: series lists exactly the patch files, in order"
+		t_ok "$1: series lists exactly the patch files, in order"
 	else
-		t_fail "$comp: series and patch files disagree"
+		t_fail "$1: series and patch files disagree"
 		diff "$TMPDIR/series" "$TMPDIR/files" | sed 's/^/#   /'
 	fi
 
 	while read -r p; do
-		f=$dir/$p
+		f=$2/$p
 		bad=
 		head -1 "$f" | grep -q '^From 0\{40\} Mon Sep 17 00:00:00 2001$' ||
 		    bad="$bad not-format-patch-with-zero-commit"
@@ -52,11 +45,27 @@ for comp in libpcap tcpdump; do
 		LC_ALL=C grep -q '[^[:print:][:space:]]' "$f" && bad="$bad non-ASCII"
 		grep -Eq '^\+.*[[:space:]]$' "$f" && bad="$bad trailing-whitespace"
 		if [ -z "$bad" ]; then
-			t_ok "$comp: $p is well-formed"
+			t_ok "$1: $p is well-formed"
 		else
-			t_fail "$comp: $p:$bad"
+			t_fail "$1: $p:$bad"
 		fi
 	done <"$TMPDIR/series"
+}
+
+for comp in libpcap tcpdump; do
+	case $comp in
+	libpcap) version=$SLUICE_LIBPCAP_VERSION ;;
+	tcpdump) version=$SLUICE_TCPDUMP_VERSION ;;
+	esac
+	dir=$SLUICE_SRCDIR/patches/$comp
+
+	t_check "$comp: a SHA-256 is pinned for the $version tarball" \
+	    grep -Eq "^[0-9a-f]{64}  ${comp}[-_]$version" "$pins"
+
+	check_series "$comp" "$dir"
+	if [ -d "$SLUICE_SRCDIR/patches/master/$comp" ]; then
+		check_series "$comp master" "$SLUICE_SRCDIR/patches/master/$comp"
+	fi
 
 	# Overlay files must be new files.
 	src=$SLUICE_BUILDDIR/src/stock-$comp-$version
