@@ -3,8 +3,12 @@
  * matches, through pcap_compile() and pcap_offline_filter(), and
  * optionally write the ERSPAN-decapsulated frames to a new savefile.
  *
- * usage: erspan-count [-O] [-d OUT.pcap] FILE.pcap [FILTER]
+ * usage: erspan-count [-O] [-l] [-d OUT.pcap] FILE.pcap [FILTER]
  *   -O           compile without the optimizer
+ *   -l           first, a line for every packet: 1 or 0 for whether the
+ *                filter matches it, then the ERSPAN session ID if
+ *                pcapint_erspan_decap() accepts it ("-" for type I, which
+ *                has none), or "no" if it does not
  *   -d OUT.pcap  write the inner frame of every matching packet that
  *                pcapint_erspan_decap() accepts to OUT.pcap (Ethernet)
  * Prints the number of matching packets (and, with -d, a second line
@@ -33,12 +37,15 @@ main(int argc, char **argv)
 	pcap_t *p, *dead = NULL;
 	pcap_dumper_t *d = NULL;
 	unsigned long matched = 0, written = 0;
-	int opt = 1, c, r;
+	int opt = 1, list = 0, c, r, match;
 
-	while ((c = getopt(argc, argv, "Od:")) != -1) {
+	while ((c = getopt(argc, argv, "Old:")) != -1) {
 		switch (c) {
 		case 'O':
 			opt = 0;
+			break;
+		case 'l':
+			list = 1;
 			break;
 		case 'd':
 			out_name = optarg;
@@ -49,7 +56,7 @@ main(int argc, char **argv)
 	}
 	if (optind >= argc || argc - optind > 2) {
 		fprintf(stderr,
-		    "usage: erspan-count [-O] [-d OUT.pcap] FILE.pcap [FILTER]\n");
+		    "usage: erspan-count [-O] [-l] [-d OUT.pcap] FILE.pcap [FILTER]\n");
 		return (1);
 	}
 	if (argc - optind == 2)
@@ -74,7 +81,16 @@ main(int argc, char **argv)
 		}
 	}
 	while ((r = pcap_next_ex(p, &h, &pkt)) == 1) {
-		if (!pcap_offline_filter(&prog, h, pkt))
+		match = pcap_offline_filter(&prog, h, pkt) != 0;
+		if (list) {
+			if (pcapint_erspan_decap(pkt, h->caplen, &e) != PCAPINT_ERSPAN_OK)
+				printf("%d no\n", match);
+			else if (e.type == 1)
+				printf("%d -\n", match);
+			else
+				printf("%d %u\n", match, e.session);
+		}
+		if (!match)
 			continue;
 		matched++;
 		if (d == NULL ||
