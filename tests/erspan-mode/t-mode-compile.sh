@@ -153,7 +153,12 @@ fi
 
 # Ordinary expressions compile exactly as with stock libpcap (when the
 # harness built it): the mode changes nothing outside DLT_ERSPAN.
-if [ -n "${STOCK_TCPDUMP:-}" ] && [ -x "$STOCK_TCPDUMP" ]; then
+if [ -n "${SLUICE_MASTER_SERIES:-}" ]; then
+	# Stock here is libpcap 1.10.5, whose code generator master has
+	# since changed; TESTrun's rows check master's ordinary programs.
+	t_skip "ordinary programs equal stock libpcap's" \
+	    "stock is 1.10.5, not the master snapshot"
+elif [ -n "${STOCK_TCPDUMP:-}" ] && [ -x "$STOCK_TCPDUMP" ]; then
 	n=0
 	bad=
 	while IFS='|' read -r dlt expr; do
