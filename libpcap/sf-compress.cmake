@@ -119,6 +119,16 @@ int main(void)
   if(HAVE_PTHREADS AND SF_COMPRESS_COOKIE AND SF_COMPRESS_HAVE_ATOMICS)
     list(APPEND PROJECT_SOURCE_LIST_C sf-writer.c sf-writer-put.c
         sf-compress-thread.c sf-compress-jobs.c sf-close-async.c)
+    #
+    # The writer's timed waits use CLOCK_MONOTONIC where a condition
+    # variable can be given a clock (sf-writer-clock.c).
+    #
+    list(APPEND PROJECT_SOURCE_LIST_C sf-writer-clock.c)
+    cmake_push_check_state()
+    set(CMAKE_REQUIRED_LIBRARIES ${CMAKE_THREAD_LIBS_INIT})
+    check_function_exists(pthread_condattr_setclock
+        HAVE_PTHREAD_CONDATTR_SETCLOCK)
+    cmake_pop_check_state()
   else()
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-nothread.c)
   endif()

@@ -117,6 +117,16 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 	if test "x$sf_compress_pthreads" = xyes &&
 	    test "x$sf_compress_dumper" = xyes; then
 		MODULE_C_SRC="$MODULE_C_SRC sf-writer.c sf-writer-put.c"
+		#
+		# The writer's timed waits use CLOCK_MONOTONIC where a
+		# condition variable can be given a clock
+		# (sf-writer-clock.c).
+		#
+		MODULE_C_SRC="$MODULE_C_SRC sf-writer-clock.c"
+		save_LIBS="$LIBS"
+		LIBS="$LIBS $PTHREAD_LIBS"
+		AC_CHECK_FUNCS(pthread_condattr_setclock)
+		LIBS="$save_LIBS"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-thread.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-jobs.c sf-close-async.c"
 	else

@@ -42,6 +42,7 @@
 
 #include "pcap-int.h"
 #include "sf-writer-ring.h"
+#include "sf-writer-clock.h"
 
 static void
 ring_copy(struct pcapint_writer *w, uint64_t pos, const void *src, size_t len)
@@ -84,12 +85,7 @@ writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
 			__atomic_store_n(&w->sleeping, 0, __ATOMIC_RELAXED);
 			pthread_cond_signal(&w->wake);
 		}
-		clock_gettime(CLOCK_REALTIME, &deadline);
-		deadline.tv_nsec += WRITER_IDLE_MS * 1000000L;
-		if (deadline.tv_nsec >= 1000000000L) {
-			deadline.tv_sec++;
-			deadline.tv_nsec -= 1000000000L;
-		}
+		pcapint_writer_deadline(w->clock, &deadline, WRITER_IDLE_MS);
 		(void)pthread_cond_timedwait(&w->room, &w->lock, &deadline);
 	}
 	__atomic_store_n(&w->waiting, 0, __ATOMIC_RELAXED);

@@ -86,6 +86,7 @@ struct pcapint_writer {
 	pthread_cond_t	wake;		/* the writer waits here */
 	pthread_cond_t	done;		/* flush and stop wait here */
 	pthread_cond_t	room;		/* a blocking put waits here */
+	clockid_t	clock;		/* the clock of their deadlines */
 	int		started;	/* the thread has set itself up */
 	int		start_err;	/* errno value of that, or 0 */
 	uint64_t	flush_req;

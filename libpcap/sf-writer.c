@@ -98,6 +98,7 @@
 #include "sf-writer.h"
 #include "sf-writer-sched.h"
 #include "sf-writer-ring.h"
+#include "sf-writer-clock.h"
 
 /*
  * The producer wakes a sleeping writer only when this many bytes are
@@ -285,12 +286,8 @@ writer_main(void *arg)
 		if (ring_used(__atomic_load_n(&w->head, __ATOMIC_ACQUIRE),
 		    w->tail) < w->wake_bytes &&
 		    w->flush_req == w->flush_seen && !w->stop) {
-			clock_gettime(CLOCK_REALTIME, &deadline);
-			deadline.tv_nsec += WRITER_IDLE_MS * 1000000L;
-			if (deadline.tv_nsec >= 1000000000L) {
-				deadline.tv_sec++;
-				deadline.tv_nsec -= 1000000000L;
-			}
+			pcapint_writer_deadline(w->clock, &deadline,
+			    WRITER_IDLE_MS);
 			if (pthread_cond_timedwait(&w->wake, &w->lock,
 			    &deadline) == ETIMEDOUT)
 				drain = 1;
@@ -306,6 +303,7 @@ pcapint_writer_start(const struct pcapint_writer_params *params,
     const struct pcapint_writer_ops *ops, void *ctx, char *errbuf)
 {
 	struct pcapint_writer *w;
+	pthread_cond_t *conds[3];
 	pthread_attr_t attr;
 	sigset_t all, old;
 	size_t size, ring_size = params->ring_size;
@@ -346,9 +344,10 @@ pcapint_writer_start(const struct pcapint_writer_params *params,
 	w->nice_incr = params->nice_incr;
 	w->blocking = params->blocking;
 	pthread_mutex_init(&w->lock, NULL);
-	pthread_cond_init(&w->wake, NULL);
-	pthread_cond_init(&w->done, NULL);
-	pthread_cond_init(&w->room, NULL);
+	conds[0] = &w->wake;
+	conds[1] = &w->done;
+	conds[2] = &w->room;
+	w->clock = pcapint_writer_conds_init(conds, 3);
 
 	pthread_attr_init(&attr);
 	if (cpu >= 0) {
@@ -423,12 +422,7 @@ writer_wait_flushed(struct pcapint_writer *w, uint64_t req)
 	last_tail = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
 	still_ms = 0;
 	while (w->flush_done < req && !w->stalled) {
-		clock_gettime(CLOCK_REALTIME, &deadline);
-		deadline.tv_nsec += 100 * 1000000L;
-		if (deadline.tv_nsec >= 1000000000L) {
-			deadline.tv_sec++;
-			deadline.tv_nsec -= 1000000000L;
-		}
+		pcapint_writer_deadline(w->clock, &deadline, 100);
 		if (pthread_cond_timedwait(&w->done, &w->lock,
 		    &deadline) != ETIMEDOUT)
 			continue;

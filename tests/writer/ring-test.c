@@ -34,6 +34,7 @@
 
 #include "pcap-int.h"
 #include "sf-writer.h"
+#include "sf-writer-clock.h"
 
 /*
  * sf-writer.c reports errors through libpcap's formatter; the test links
@@ -388,6 +389,47 @@ start_errors(void)
 	    "a priority decrease past 19 is refused: %s", errbuf);
 }
 
+/*
+ * The writer's timed waits (sf-writer-clock.c): on CLOCK_MONOTONIC
+ * where a condition variable can be given a clock, and, whichever clock
+ * it is, a deadline on it lasts as long as asked (a deadline read from
+ * another clock than the condition variable's would be decades off).
+ */
+static void
+timed_waits(void)
+{
+	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_cond_t cond;
+	pthread_cond_t *conds[1] = { &cond };
+	struct timespec deadline, t0, t1;
+	clockid_t clock;
+	long ms;
+	int rc;
+
+	clock = pcapint_writer_conds_init(conds, 1);
+#if defined(HAVE_PTHREAD_CONDATTR_SETCLOCK) && defined(CLOCK_MONOTONIC)
+	check(clock == CLOCK_MONOTONIC,
+	    "timed waits are on CLOCK_MONOTONIC (clock %d)", (int)clock);
+#else
+	check(clock == CLOCK_REALTIME,
+	    "without pthread_condattr_setclock(), on CLOCK_REALTIME");
+#endif
+	pthread_mutex_lock(&lock);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pcapint_writer_deadline(clock, &deadline, 1200);
+	do
+		rc = pthread_cond_timedwait(&cond, &lock, &deadline);
+	while (rc == 0);	/* spurious wake-ups */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pthread_mutex_unlock(&lock);
+	ms = (long)(t1.tv_sec - t0.tv_sec) * 1000 +
+	    (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	check(rc == ETIMEDOUT && ms >= 1190 && ms < 10000,
+	    "a 1.2 s deadline times out after 1.2 s (%ld ms, %s)", ms,
+	    strerror(rc));
+	pthread_cond_destroy(&cond);
+}
+
 int
 main(void)
 {
@@ -402,5 +444,6 @@ main(void)
 	error_case(0);
 	error_case(1);
 	start_errors();
+	timed_waits();
 	return (failures != 0);
 }
