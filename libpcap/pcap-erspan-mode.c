@@ -150,6 +150,29 @@ pcapint_erspan_set_mode(pcap_t *p, int dlt)
 }
 
 int
+pcapint_erspan_check_file_linktype(int dlt, char *errbuf)
+{
+	if (dlt != DLT_ERSPAN)
+		return (0);
+
+	/*
+	 * No LINKTYPE_ has this value, and ERSPAN mode writes its files
+	 * as LINKTYPE_ETHERNET; read as DLT_ERSPAN, such a file would be
+	 * decapsulated without anybody asking for it.
+	 */
+	snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	    "the savefile's link-layer type %d is the provisional value of DLT_ERSPAN, which no savefile has",
+	    dlt);
+	return (-1);
+}
+
+int
+pcapint_erspan_file_dlt(pcap_t *p)
+{
+	return (p->linktype == DLT_ERSPAN ? DLT_EN10MB : p->linktype);
+}
+
+int
 pcapint_erspan_check(pcap_t *p, const struct pcap_pkthdr *h,
     const u_char *data)
 {

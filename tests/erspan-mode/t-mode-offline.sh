@@ -111,7 +111,68 @@ t_expect_eq "-V broken, variants: frames written" "$nall" \
 t_expect_eq "-V broken, variants: skipped per file" "$nb
 0" "$(skipped "$TMPDIR/vv.err")"
 
+# -V printing: the second file is read in the mode too, with the
+# filter compiled for it (no -w to keep the first file's program).
+printf '%s\n%s\n' "$v" "$v" >"$TMPDIR/list2"
+n1=$("$TCPDUMP" -n -r "$v" --erspan 'tcp port 80' 2>/dev/null | wc -l)
+n2=$("$TCPDUMP" -n -V "$TMPDIR/list2" --erspan 'tcp port 80' 2>/dev/null | wc -l)
+t_expect_eq "-V variants twice, printed: twice the frames of one" \
+    "$((2 * n1))" "$n2"
+
+# "len", "less" and "greater" are about the frames delivered: the same
+# frames as those filters on the decapsulated file.
+"$TCPDUMP" -r "$v" --erspan -w "$TMPDIR/inner-v.pcap" 2>/dev/null
+for expr in 'greater 100' 'less 80' 'len >= 52 and len <= 63' 'less 60'; do
+	"$TCPDUMP" -r "$v" --erspan -w "$TMPDIR/l.pcap" "$expr" 2>/dev/null
+	"$TCPDUMP" -r "$TMPDIR/inner-v.pcap" -w "$TMPDIR/l2.pcap" "$expr" 2>/dev/null
+	t_expect_eq "--erspan '$expr' = '$expr' on the inner frames" \
+	    "$(n_records "$TMPDIR/l2.pcap")" "$(n_records "$TMPDIR/l.pcap")"
+done
+t_check "'less 60' selects some frames, not all" \
+    test "$(n_records "$TMPDIR/l.pcap")" -gt 0 -a \
+    "$(n_records "$TMPDIR/l.pcap")" -lt "$nall"
+
+# A pcapng file with two Ethernet interfaces is read in the mode.
+python3 - "$v" "$TMPDIR/two-if.pcapng" <<'PY'
+import struct, sys
+src = open(sys.argv[1], 'rb').read()
+out = open(sys.argv[2], 'wb')
+def block(btype, body):
+    body += b'\0' * (-len(body) % 4)
+    n = 12 + len(body)
+    out.write(struct.pack('<II', btype, n) + body + struct.pack('<I', n))
+block(0x0A0D0D0A, struct.pack('<IHHq', 0x1A2B3C4D, 1, 0, -1))
+for _ in range(2):
+    block(1, struct.pack('<HHI', 1, 0, 65535))
+off, i = 24, 0
+while off + 16 <= len(src):
+    sec, usec, cap, wire = struct.unpack('<IIII', src[off:off + 16])
+    ts = sec * 1000000 + usec
+    block(6, struct.pack('<IIIII', i % 2, ts >> 32, ts & 0xffffffff, cap, wire)
+          + src[off + 16:off + 16 + cap])
+    off, i = off + 16 + cap, i + 1
+PY
+if "$TCPDUMP" -r "$TMPDIR/two-if.pcapng" --erspan -w "$TMPDIR/png.pcap" 2>"$TMPDIR/png.err"; then
+	t_expect_eq "pcapng with two Ethernet interfaces: as many frames as the pcap" \
+	    "$nall" "$(n_records "$TMPDIR/png.pcap")"
+else
+	t_fail "pcapng with two Ethernet interfaces: $(cat "$TMPDIR/png.err")"
+fi
+
 # Bad input.
+# A savefile that says its link-layer type is DLT_ERSPAN's provisional
+# value (35006): no LINKTYPE_ is, and it must not select the mode.
+printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000\377\377\000\000\276\210\000\000' \
+    >"$TMPDIR/35006.pcap"
+if err=$("$TCPDUMP" -r "$TMPDIR/35006.pcap" 2>&1); then
+	t_fail "a savefile of link-layer type 35006 is refused: it was read"
+else
+	case $err in
+	*"the savefile's link-layer type 35006 is the provisional value of DLT_ERSPAN, which no savefile has"*)
+		t_ok "a savefile of link-layer type 35006 is refused" ;;
+	*)	t_fail "a savefile of link-layer type 35006 is refused: '$err'" ;;
+	esac
+fi
 printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000\377\377\000\000\145\000\000\000' \
     >"$TMPDIR/raw.pcap"
 if err=$("$TCPDUMP" -r "$TMPDIR/raw.pcap" --erspan 2>&1); then

@@ -17,8 +17,9 @@
 # without codec libraries are below.  libpcap/06-erspan-filter adds 25:
 # the generated code of "erspan" and "erspan 7", optimized and not (4),
 # 8 filters on tests/filter/erspan.pcap, optimized and not (16), and 5
-# reject tests; libpcap/07-erspan-mode 4: the code of an empty
-# expression and of "tcp port 80" for DLT_ERSPAN, optimized and not.
+# reject tests; libpcap/07-erspan-mode 6: the code of "vxlan and
+# inbound" with Linux BPF extensions, and of an empty expression and of
+# "tcp port 80" for DLT_ERSPAN, optimized and not.
 # tcpdump/03-read-compressed-tests adds 4
 # TESTrun rows (the plain file and its three compressed forms), which
 # all pass against the libpcap of the whole series.
@@ -31,7 +32,7 @@
 . "$SLUICE_SRCDIR/tests/lib.sh"
 need_cmd git autoreconf cmake
 
-LIBPCAP_ROWS=58
+LIBPCAP_ROWS=60
 TCPDUMP_ROWS=4
 work=$SLUICE_BUILDDIR/upstream-master
 sh "$SLUICE_SRCDIR/build-aux/sluice-upstream-check" "$SLUICE_SRCDIR" "$work" \
