@@ -117,10 +117,18 @@ erspan_print_stats(pcap_t *p)
 {
 	u_int skipped;
 
-	if (pcap_datalink(p) == DLT_ERSPAN &&
-	    pcap_erspan_stats(p, &skipped) == 0)
-		fprintf(stderr, "%u packet%s skipped as not ERSPAN\n",
-		    skipped, PLURAL_SUFFIX(skipped));
+	if (pcap_datalink(p) != DLT_ERSPAN ||
+	    pcap_erspan_stats(p, &skipped) != 0)
+		return;
+	/*
+	 * A savefile read in full says nothing more, as tcpdump prints no
+	 * statistics for one; a live capture reports the figure with its
+	 * other statistics, whatever it is.
+	 */
+	if (pcap_file(p) != NULL && skipped == 0)
+		return;
+	fprintf(stderr, "%u packet%s skipped as not ERSPAN\n",
+	    skipped, PLURAL_SUFFIX(skipped));
 }
 
 #else /* HAVE_PCAP_ERSPAN_STATS */

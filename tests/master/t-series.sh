@@ -21,7 +21,8 @@
 # inbound" with Linux BPF extensions, and of an empty expression and of
 # "tcp port 80" for DLT_ERSPAN, optimized and not.
 # tcpdump/03-read-compressed-tests adds 4
-# TESTrun rows (the plain file and its three compressed forms), which
+# TESTrun rows (the plain file and its three compressed forms) and
+# tcpdump/05-erspan 6 (its ERSPAN captures read with --erspan), which
 # all pass against the libpcap of the whole series.
 # The build is left in $SLUICE_BUILDDIR/upstream-master
 # for the topics' own tests, t-topic-*.sh.  Skips where the snapshots
@@ -33,7 +34,7 @@
 need_cmd git autoreconf cmake
 
 LIBPCAP_ROWS=60
-TCPDUMP_ROWS=4
+TCPDUMP_ROWS=10
 work=$SLUICE_BUILDDIR/upstream-master
 sh "$SLUICE_SRCDIR/build-aux/sluice-upstream-check" "$SLUICE_SRCDIR" "$work" \
     >"$TMPDIR/out" 2>&1
