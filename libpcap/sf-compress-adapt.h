@@ -38,7 +38,7 @@
 
 /*
  * A ladder is a codec's levels ordered from the cheapest to the most
- * thorough (sf-compress-ladders.c).  Rung 0 of every ladder stores
+ * thorough (their rungs are in sf-compress-adapt.c).  Rung 0 of every ladder stores
  * blocks as they are.  The cost and gain of each rung only serve to
  * guess how a rung that has not been tried recently would do, from how
  * the current one does.
@@ -183,5 +183,13 @@ void	pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *,
  */
 void	pcapint_sfc_adapt_choose(struct pcapint_sfc_adapt *,
 	    struct pcapint_sfc_adapt_choice *);
+
+/*
+ * The ladders of the codecs whose level adapts (their encoders' ladder
+ * field).
+ */
+extern const struct pcapint_sfc_adapt_ladder pcapint_sfc_zstd_ladder;
+extern const struct pcapint_sfc_adapt_ladder pcapint_sfc_lz4_ladder;
+extern const struct pcapint_sfc_adapt_ladder pcapint_sfc_gzip_ladder;
 
 #endif

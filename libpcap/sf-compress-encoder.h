@@ -92,7 +92,7 @@ struct pcapint_sfc_encoder {
 
 	/*
 	 * The codec's levels from the cheapest to the most thorough, for
-	 * a dumper whose level adapts (sf-compress-ladders.c); NULL for
+	 * a dumper whose level adapts (sf-compress-adapt.c); NULL for
 	 * a container with a single level.
 	 */
 	const struct pcapint_sfc_adapt_ladder *ladder;

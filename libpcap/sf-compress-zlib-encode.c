@@ -46,7 +46,7 @@
 #include "pcap-int.h"
 #include "sf-compress-encoder.h"
 #ifdef SFC_ADAPTIVE_LEVEL
-#include "sf-compress-ladders.h"
+#include "sf-compress-adapt.h"
 #endif
 
 #define	GZ_HDR_LEN	10	/* magic, method, flags, mtime, XFL, OS */

@@ -77,15 +77,12 @@ int main(void)
   list(APPEND PROJECT_SOURCE_LIST_C sf-compress-options.c
       sf-compress-encoders.c sf-compress-store.c sf-compress-policy.c)
 #ifdef SFC_ADAPTIVE_LEVEL
-  list(APPEND PROJECT_SOURCE_LIST_C sf-compress-ladders.c)
+  list(APPEND PROJECT_SOURCE_LIST_C sf-compress-adapt.c)
 #endif
   if(SF_COMPRESS_COOKIE AND SF_COMPRESS_HAVE_ATOMICS)
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-dumper.c
         sf-compress-pipeline.c sf-compress-assembler.c
         sf-compress-planner.c sf-compress-block.c sf-compress-sink.c)
-#ifdef SFC_ADAPTIVE_LEVEL
-    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-adapt.c)
-#endif
   else()
     list(APPEND PROJECT_SOURCE_LIST_C sf-compress-nodumper.c)
   endif()

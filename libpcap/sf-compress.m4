@@ -75,7 +75,7 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-options.c sf-compress-encoders.c"
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-store.c sf-compress-policy.c"
 #ifdef SFC_ADAPTIVE_LEVEL
-	MODULE_C_SRC="$MODULE_C_SRC sf-compress-ladders.c"
+	MODULE_C_SRC="$MODULE_C_SRC sf-compress-adapt.c"
 #endif
 	if test "x$sf_compress_dumper" = xyes; then
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-dumper.c"
@@ -83,9 +83,6 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-assembler.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-planner.c"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-block.c sf-compress-sink.c"
-#ifdef SFC_ADAPTIVE_LEVEL
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-adapt.c"
-#endif
 	else
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-nodumper.c"
 	fi

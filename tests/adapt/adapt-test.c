@@ -32,7 +32,6 @@
 #include <string.h>
 
 #include "sf-compress-adapt.h"
-#include "sf-compress-ladders.h"
 
 #include "../lib-tap.h"
 

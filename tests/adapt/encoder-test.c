@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "sf-compress-planner.h"
-#include "sf-compress-ladders.h"
+#include "sf-compress-adapt.h"
 
 #include "../lib-tap.h"
 

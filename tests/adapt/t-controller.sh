@@ -1,12 +1,12 @@
 #!/bin/sh
 #
-# The compression level controller (libpcap/sf-compress-adapt.c, with
-# the ladders of sf-compress-ladders.c), unit-
-# tested with synthetic timings (tests/adapt/adapt-test.c): once under
-# AddressSanitizer and UndefinedBehaviorSanitizer as strict C99 with
-# warnings as errors, and once built like the rest of the tests.  The
-# controller is a pure function, so it is compiled straight into the
-# test program against the prepared libpcap tree's config.h.
+# The compression level controller and its ladders
+# (libpcap/sf-compress-adapt.c), unit-tested with synthetic timings
+# (tests/adapt/adapt-test.c): once under AddressSanitizer and
+# UndefinedBehaviorSanitizer as strict C99 with warnings as errors,
+# and once built like the rest of the tests.  The controller is a pure
+# function, so it is compiled straight into the test program against
+# the prepared libpcap tree's config.h.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 
@@ -20,7 +20,6 @@ run_variant() {
 	if ! $CC $2 $inc -o "$TMPDIR/adapt-$1" \
 	    "$SLUICE_SRCDIR/tests/adapt/adapt-test.c" \
 	    "$SLUICE_SRCDIR/libpcap/sf-compress-adapt.c" \
-	    "$SLUICE_SRCDIR/libpcap/sf-compress-ladders.c" \
 	    >"$TMPDIR/build-$1.log" 2>&1; then
 		t_fail "$1: build"
 		sed 's/^/#   /' "$TMPDIR/build-$1.log" | head -20
