@@ -27,12 +27,12 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * Compressed savefiles: the table of containers (name, magic number,
- * decoder) and the check_headers[] entry of savefile.c.  This is all
- * that savefile.c, the table (sf-compress-containers.c) and the stand-in
- * without a reader (sf-compress-noreader.c) need; they are built on
- * every platform, so it uses nothing beyond C99 and pcap.h (no
- * ssize_t, which MSVC lacks).  The decoders' interface, which this
- * table points to, is sf-compress.h.
+ * decoder) and the check_headers[] entry of savefile.c, both defined in
+ * sf-compress-read.c.  This is all that savefile.c, and the part of
+ * sf-compress-read.c built where there is no fopencookie(), need; they
+ * are built on every platform, so it uses nothing beyond C99 and
+ * pcap.h (no ssize_t, which MSVC lacks).  The decoders' interface,
+ * which this table points to, is sf-compress.h.
  */
 
 #ifndef sf_compress_containers_h
@@ -81,16 +81,6 @@ extern const struct pcapint_sfc_container
     pcapint_sfc_containers[SFC_NCONTAINERS];
 
 #define	SFC_MAGIC(id)	(pcapint_sfc_containers[id].magic)
-
-/*
- * The container whose magic the first SFC_MAGIC_CHECK bytes of a file
- * start with, or NULL; and the refusal of one this build cannot read
- * (returns NULL, for the check_headers[] entry to return).
- */
-extern const struct pcapint_sfc_container *pcapint_sfc_container_by_magic(
-    const uint8_t *);
-extern pcap_t *pcapint_sfc_cannot_read(const struct pcapint_sfc_container *,
-    char *errbuf, int *err);
 
 #ifdef HAVE_ZLIB
 extern const struct pcapint_sfc_decoder pcapint_sfc_gzip_decoder;

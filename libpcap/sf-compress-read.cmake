@@ -28,9 +28,9 @@
 # CMake checks for reading compressed savefiles, the same as
 # sf-compress-read.m4 makes for configure: a savefile that gzip, lz4 or
 # zstd compressed, or that a program compressed block by block, is read
-# through a decompressing stream (sf-compress-reader.c and the files it
-# uses, one decoder per codec library).  Included by CMakeLists.txt
-# after the pkg-config checks, so that the hook there stays one line.
+# through a decompressing stream (sf-compress-read.c, and one decoder
+# per codec library).  Included by CMakeLists.txt after the pkg-config
+# checks, so that the hook there stays one line.
 #
 # They add to PROJECT_SOURCE_LIST_C, PCAP_LINK_LIBRARIES, LIBS,
 # LIBS_STATIC, LIBS_PRIVATE and REQUIRES_PRIVATE, and set the HAVE_*
@@ -104,12 +104,12 @@ endmacro()
 
 #
 # sf_compress_read(): fopencookie() and the BSD-licensed codecs: zlib
-# (gzip), liblz4, libzstd.  Without fopencookie(),
-# sf-compress-noreader.c still recognises compressed files, and refuses
-# them by name.
+# (gzip), liblz4, libzstd.  sf-compress-read.c is always built: without
+# fopencookie() (SFC_COOKIE_OFF_T unset) it still recognises compressed
+# files, and refuses them by name.
 #
 macro(sf_compress_read)
-  list(APPEND PROJECT_SOURCE_LIST_C sf-compress-containers.c)
+  list(APPEND PROJECT_SOURCE_LIST_C sf-compress-read.c)
   check_function_exists(fopencookie HAVE_FOPENCOOKIE)
   set(SF_COMPRESS_COOKIE ${HAVE_FOPENCOOKIE})
   #
@@ -138,14 +138,6 @@ int main(void) { return 0; }" SFC_COOKIE_SEEK_TAKES_${_sfc_t})
     if(NOT SFC_COOKIE_OFF_T)
       set(SF_COMPRESS_COOKIE FALSE)
     endif()
-  endif()
-  if(SF_COMPRESS_COOKIE)
-    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-reader.c
-        sf-compress-input.c sf-compress-units.c sf-compress-decompress.c
-        sf-compress-seek.c sf-compress-resync.c sf-compress-records.c
-        sf-compress-seektable.c)
-  else()
-    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-noreader.c)
   endif()
   sf_compress_codec(zlib ZLIB zlib zlib.h inflateReset z
       HAVE_ZLIB sf-compress-zlib-decode.c)

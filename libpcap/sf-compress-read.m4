@@ -27,9 +27,9 @@ dnl OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
 dnl
 dnl Configure checks for reading compressed savefiles: a savefile that
 dnl gzip, lz4 or zstd compressed, or that a program compressed block by
-dnl block, is read through a decompressing stream (sf-compress-reader.c
-dnl and the files it uses, one decoder per codec library).  They are
-dnl here, out of configure.ac, so that the hook there stays two lines.
+dnl block, is read through a decompressing stream (sf-compress-read.c,
+dnl and one decoder per codec library).  They are here, out of
+dnl configure.ac, so that the hook there stays two lines.
 dnl Included with m4_include from configure.ac.
 dnl
 dnl AC_LBL_SF_COMPRESS_CODEC(name, VAR, pkg-config module, header,
@@ -79,12 +79,12 @@ AC_DEFUN([AC_LBL_SF_COMPRESS_CODEC],
 ])
 
 dnl AC_LBL_SF_COMPRESS_READ: fopencookie() and the BSD-licensed codecs:
-dnl zlib (gzip), liblz4, libzstd.  Without fopencookie(),
-dnl sf-compress-noreader.c still recognises compressed files, and
-dnl refuses them by name.
+dnl zlib (gzip), liblz4, libzstd.  sf-compress-read.c is always built:
+dnl without fopencookie() (SFC_COOKIE_OFF_T undefined) it still
+dnl recognises compressed files, and refuses them by name.
 AC_DEFUN([AC_LBL_SF_COMPRESS_READ],
 [
-	MODULE_C_SRC="$MODULE_C_SRC sf-compress-containers.c"
+	MODULE_C_SRC="$MODULE_C_SRC sf-compress-read.c"
 	AC_CHECK_FUNCS(fopencookie,
 	    [sf_compress_cookie=yes], [sf_compress_cookie=no])
 	if test "x$sf_compress_cookie" = xyes; then
@@ -116,14 +116,6 @@ int sfc_seek(void *c, $sfc_t *o, int w) { return c != o ? w : 0; }
 			    $ac_cv_lbl_sfc_cookie_off_t,
 			    [the offset type of fopencookie()'s seek function])
 		fi
-	fi
-	if test "x$sf_compress_cookie" = xyes; then
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-reader.c sf-compress-input.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-units.c sf-compress-decompress.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-seek.c sf-compress-resync.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-records.c sf-compress-seektable.c"
-	else
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-noreader.c"
 	fi
 	AC_LBL_SF_COMPRESS_CODEC(zlib, ZLIB, zlib, zlib.h, inflateReset, z,
 	    HAVE_ZLIB, sf-compress-zlib-decode.c)

@@ -27,11 +27,11 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * Compressed savefiles, reading: the interface between the reader
- * (sf-compress-reader.c and the files it uses) and the containers'
- * decoders, one file each: sf-compress-zlib-decode.c (gzip),
- * sf-compress-lz4-decode.c (LZ4 frames) and sf-compress-zstd-decode.c
- * (zstd frames).  The table of containers, with their names and magic
- * numbers, is in sf-compress-containers.h and .c.
+ * (sf-compress-read.c) and the containers' decoders, one file each:
+ * sf-compress-zlib-decode.c (gzip), sf-compress-lz4-decode.c (LZ4
+ * frames) and sf-compress-zstd-decode.c (zstd frames).  The table of
+ * containers, with their names and magic numbers, is declared in
+ * sf-compress-containers.h and defined in sf-compress-read.c.
  */
 
 #ifndef sf_compress_h
@@ -71,16 +71,6 @@ struct pcapint_sfc_input {
 
 /* Raw stream offset of the next unconsumed input byte. */
 #define	SFC_INPUT_OFFSET(in)	((in)->off + (int64_t)(in)->pos)
-
-/*
- * Refill the input buffer, keeping the unconsumed bytes, with at most
- * want more bytes; returns the number of bytes now available, 0 at end
- * of file, -1 on a read error.  fread() on a pipe waits until it has
- * all it asked for, so decoders ask for what their container says
- * comes next, not for a buffer's worth: a reader at the end of a pipe
- * then gets every complete block without waiting for the next one.
- */
-extern int pcapint_sfc_fill(struct pcapint_sfc_input *, size_t want);
 #ifdef SFC_LZOP_CONTAINER
 
 /*
@@ -154,8 +144,8 @@ struct pcapint_sfc_decoder {
 
 	/*
 	 * Non-zero if a file of the container may end with a seek table
-	 * in a skippable frame, which the reader then uses
-	 * (sf-compress-seektable.c): zstd, whose project defines one.
+	 * in a skippable frame, which the reader then uses (see
+	 * sfc_seektable_read()): zstd, whose project defines one.
 	 */
 	int	seek_table;
 
