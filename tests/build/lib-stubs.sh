@@ -8,6 +8,9 @@
 # fails the test and ends it.
 # stub_link OUTPUT: link tests/build/no-atomics.c, which uses the whole
 # dumper API, against it as OUTPUT, or fail the test and end it.
+# reader_syms: set $rsyms to the symbols that the reader
+# (sf-compress-read.o, built with or without its decompressing stream)
+# defines and uses, as nm prints them, or fail the test and end it.
 
 src=$SLUICE_BUILDDIR/src/libpcap-$SLUICE_LIBPCAP_VERSION
 obj=$TMPDIR/obj
@@ -27,6 +30,14 @@ stub_build() {
 	# The libraries libpcap was configured to use (D-Bus, where its
 	# -dev package is installed) come with the static archive.
 	libs=$(sed -n 's/^LIBS = //p' "$obj/Makefile")
+}
+
+reader_syms() {
+	if ! ar p "$obj/libpcap.a" sf-compress-read.o >"$TMPDIR/read.o" ||
+	    ! rsyms=$(nm "$TMPDIR/read.o"); then
+		t_fail "libpcap.a holds the reader, sf-compress-read.o"
+		t_done
+	fi
 }
 
 stub_link() {

@@ -18,9 +18,10 @@ t_check "the dumper's stubs are built (sf-compress-nodumper.o, sf-compress-nothr
         echo '$members' | grep -q '^sf-compress-nothread.o$'"
 t_check "no dumper or writer thread, which use the builtins, is built" \
     sh -c "! echo '$members' | grep -q -e '^sf-writer.o$' -e '^sf-compress-dumper.o$'"
-t_check "the reader is built, not its stub" \
-    sh -c "echo '$members' | grep -q '^sf-compress-reader.o$' &&
-        ! echo '$members' | grep -q '^sf-compress-noreader.o$'"
+reader_syms
+t_check "the reader is built with its stream, not without" \
+    sh -c "echo '$rsyms' | grep -q ' U fopencookie$' &&
+        echo '$rsyms' | grep -q ' T pcapint_sfc_stream_read$'"
 stub_link "$TMPDIR/no-atomics"
 "$TCPDUMP" -r "$SLUICE_BUILDDIR/src/tcpdump-$SLUICE_TCPDUMP_VERSION/tests/print-flags.pcap" \
     -w - 2>/dev/null | gzip -c >"$TMPDIR/flags.pcap.gz"

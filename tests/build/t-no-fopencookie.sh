@@ -16,10 +16,14 @@ stub_build ac_cv_func_fopencookie=no
 t_check "configure reports fopencookie() missing" \
     grep -q "checking for fopencookie... (cached) no" "$obj/configure.log"
 t_check "... and pthreads there" grep -q '^#define HAVE_PTHREADS 1' "$obj/config.h"
-t_check "the dumper's and the reader's stubs are built" \
+t_check "the dumper's stubs are built" \
     sh -c "echo '$members' | grep -q '^sf-compress-nodumper.o$' &&
-        echo '$members' | grep -q '^sf-compress-nothread.o$' &&
-        echo '$members' | grep -q '^sf-compress-noreader.o$'"
+        echo '$members' | grep -q '^sf-compress-nothread.o$'"
+reader_syms
+t_check "the reader is built without its stream, which needs fopencookie()" \
+    sh -c "echo '$rsyms' | grep -q ' T pcapint_compressed_check_header$' &&
+        ! echo '$rsyms' | grep -q -e ' U fopencookie$' \
+            -e ' T pcapint_sfc_stream_read$'"
 t_check "no dumper and no writer thread, which needs one, is built" \
     sh -c "! echo '$members' | grep -q -e '^sf-writer.o$' \
         -e '^sf-compress-thread.o$' -e '^sf-compress-dumper.o$'"
