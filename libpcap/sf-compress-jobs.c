@@ -83,7 +83,7 @@
 
 #include "pcap-int.h"
 #include "sf-compress-jobs.h"
-#include "sf-writer-sched.h"
+#include "sf-writer.h"
 
 enum {
 	SLOT_FREE,	/* the writer thread's */

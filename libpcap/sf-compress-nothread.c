@@ -37,7 +37,6 @@
 
 #include "pcap-int.h"
 #include "sf-compress-thread.h"
-#include "sf-close-async.h"
 #include "sf-writer.h"
 
 /* There is no writer thread to cancel: a plain write(). */

@@ -40,7 +40,7 @@
 #include "pcap-int.h"
 #include "sf-compress-options.h"
 #ifdef HAVE_PTHREADS
-#include "sf-writer-sched.h"
+#include "sf-writer.h"
 #endif
 
 /*

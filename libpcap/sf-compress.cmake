@@ -88,9 +88,9 @@ int main(void)
   endif()
 #ifdef SFC_WRITER_THREAD
   #
-  # The writer thread (sf-writer.c, the glue in sf-compress-thread.c,
-  # the compression helpers in sf-compress-jobs.c) and the closing
-  # thread (sf-close-async.c) need pthreads and a dumper; without
+  # The writer thread and the closing thread (sf-writer.c), the glue
+  # in sf-compress-thread.c and the compression helpers in
+  # sf-compress-jobs.c need pthreads and a dumper; without
   # them, the thread glue and pcap_dump_close_async() are
   # sf-compress-nothread.c, and without pthreads the writer thread's
   # options are refused with a message.
@@ -99,13 +99,13 @@ int main(void)
   if(HAVE_PTHREADS)
     #
     # Where the thread runs, and the options' checks of it
-    # (sf-writer-sched.c).  Pinning the writer thread to a CPU needs
-    # pthread_attr_setaffinity_np(); without it a request to pin fails
-    # rather than being ignored.  The writer and compression threads
-    # name themselves, for top -H, with pthread_setname_np() where
-    # there is one.
+    # (sf-writer.c, whose other parts need a dumper too).  Pinning
+    # the writer thread to a CPU needs pthread_attr_setaffinity_np();
+    # without it a request to pin fails rather than being ignored.
+    # The writer and compression threads name themselves, for top -H,
+    # with pthread_setname_np() where there is one.
     #
-    list(APPEND PROJECT_SOURCE_LIST_C sf-writer-sched.c)
+    list(APPEND PROJECT_SOURCE_LIST_C sf-writer.c)
     cmake_push_check_state()
     set(CMAKE_REQUIRED_LIBRARIES ${CMAKE_THREAD_LIBS_INIT})
     check_function_exists(pthread_attr_setaffinity_np
@@ -114,13 +114,12 @@ int main(void)
     cmake_pop_check_state()
   endif()
   if(HAVE_PTHREADS AND SF_COMPRESS_COOKIE AND SF_COMPRESS_HAVE_ATOMICS)
-    list(APPEND PROJECT_SOURCE_LIST_C sf-writer.c sf-writer-put.c
-        sf-compress-thread.c sf-compress-jobs.c sf-close-async.c)
+    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-thread.c
+        sf-compress-jobs.c)
     #
     # The writer's timed waits use CLOCK_MONOTONIC where a condition
-    # variable can be given a clock (sf-writer-clock.c).
+    # variable can be given a clock.
     #
-    list(APPEND PROJECT_SOURCE_LIST_C sf-writer-clock.c)
     cmake_push_check_state()
     set(CMAKE_REQUIRED_LIBRARIES ${CMAKE_THREAD_LIBS_INIT})
     check_function_exists(pthread_condattr_setclock

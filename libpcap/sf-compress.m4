@@ -88,9 +88,9 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 	fi
 #ifdef SFC_WRITER_THREAD
 	#
-	# The writer thread (sf-writer.c, the glue in sf-compress-thread.c,
-	# the compression helpers in sf-compress-jobs.c) and the closing
-	# thread (sf-close-async.c) need pthreads and a dumper; without
+	# The writer thread and the closing thread (sf-writer.c), the glue
+	# in sf-compress-thread.c and the compression helpers in
+	# sf-compress-jobs.c need pthreads and a dumper; without
 	# them, the thread glue and pcap_dump_close_async() are
 	# sf-compress-nothread.c, and without pthreads the writer
 	# thread's options are refused with a message.
@@ -99,13 +99,14 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 	if test "x$sf_compress_pthreads" = xyes; then
 		#
 		# Where the thread runs, and the options' checks of it
-		# (sf-writer-sched.c).  Pinning the writer thread to a CPU
-		# needs pthread_attr_setaffinity_np(); without it a request
-		# to pin fails rather than being ignored.  The writer and
+		# (sf-writer.c, whose other parts need a dumper too).
+		# Pinning the writer thread to a CPU needs
+		# pthread_attr_setaffinity_np(); without it a request to
+		# pin fails rather than being ignored.  The writer and
 		# compression threads name themselves, for top -H, with
 		# pthread_setname_np() where there is one.
 		#
-		MODULE_C_SRC="$MODULE_C_SRC sf-writer-sched.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-writer.c"
 		save_LIBS="$LIBS"
 		LIBS="$LIBS $PTHREAD_LIBS"
 		AC_CHECK_FUNCS(pthread_attr_setaffinity_np pthread_setname_np)
@@ -113,19 +114,16 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 	fi
 	if test "x$sf_compress_pthreads" = xyes &&
 	    test "x$sf_compress_dumper" = xyes; then
-		MODULE_C_SRC="$MODULE_C_SRC sf-writer.c sf-writer-put.c"
 		#
 		# The writer's timed waits use CLOCK_MONOTONIC where a
-		# condition variable can be given a clock
-		# (sf-writer-clock.c).
+		# condition variable can be given a clock.
 		#
-		MODULE_C_SRC="$MODULE_C_SRC sf-writer-clock.c"
 		save_LIBS="$LIBS"
 		LIBS="$LIBS $PTHREAD_LIBS"
 		AC_CHECK_FUNCS(pthread_condattr_setclock)
 		LIBS="$save_LIBS"
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-thread.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-jobs.c sf-close-async.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-jobs.c"
 	else
 		MODULE_C_SRC="$MODULE_C_SRC sf-compress-nothread.c"
 	fi

@@ -50,10 +50,6 @@
  * 64-bit byte counts that never wrap in practice; the ring position is
  * the count modulo the (power of two) ring size.
  *
- * The producer's side, putting records into the ring, is in
- * sf-writer-put.c; the ring's state, which both sides share, in
- * sf-writer-ring.h.
- *
  * The producer never blocks and, in steady state, makes no system call:
  * a record that does not fit is dropped and counted, never waited for --
  * waiting would stall the capture, which is the thing we are avoiding.
@@ -70,16 +66,24 @@
  * "room" condition until the writer frees some, with the same kind of
  * handshake as the writer's sleep, the other way round.
  *
- * Where the writer thread runs and how nicely (its CPU, its priority,
- * its name) is in sf-writer-sched.c.  The thread lowers its priority
- * before it runs anything else, and the start waits for the outcome, so
- * that a failure fails the open instead of leaving the thread at full
- * priority unnoticed.
+ * The thread lowers its priority before it runs anything else, and the
+ * start waits for the outcome, so that a failure fails the open instead
+ * of leaving the thread at full priority unnoticed.
  *
  * The writer thread blocks every signal, so that signals meant for the
  * application (SIGINT, SIGALRM, ...) are delivered to the application's
  * threads, and retries nothing itself: the consume() callback does the
  * writing and reports an errno value, which becomes sticky.
+ *
+ * The file's sections: where the writer thread runs and how nicely (its
+ * CPU, its priority, its name); then the ring's state, which both sides
+ * share; the clock of the timed waits; the producer's side, putting
+ * records into the ring; the writer thread; starting, flushing and
+ * stopping it; and closing a dumper in the background
+ * (pcap_dump_close_async()).  The file is built with pthreads; all but
+ * the first section need a dumper as well, without which
+ * sf-compress-nothread.c stands in for pcap_dump_close_async() and
+ * pcapint_writer_write_cancellable().
  */
 
 #include <config.h>
@@ -93,12 +97,162 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#endif
 
 #include "pcap-int.h"
 #include "sf-writer.h"
-#include "sf-writer-sched.h"
-#include "sf-writer-ring.h"
-#include "sf-writer-clock.h"
+
+/*
+ * Where the writer thread runs and how nicely: pinned to a CPU, at a
+ * lower priority, under a name of its own.
+ *
+ * The writer thread can lower its own priority, so that when it shares
+ * a CPU with the capture thread the scheduler favours the capture: the
+ * capture has a kernel ring that overflows, the writer only a deeper
+ * backlog in our ring.  On Linux the nice value is per thread, set with
+ * setpriority() on the thread's id, and inherited by the threads it
+ * creates; elsewhere it is the process's, and refused.
+ *
+ * The writer thread names itself "pcap-writer" where threads can be
+ * named (on Linux, for top -H, ps -L and /proc/PID/task/TID/comm), so
+ * that a user can tell it and its compression helpers ("pcap-compress",
+ * see sf-compress-jobs.c) from the capturing thread.
+ *
+ * The writer options check the CPU and the priority when they are set
+ * (sf-compress-writer-options.c), so this section is built whenever
+ * pthreads are, dumper or not.
+ */
+
+void
+pcapint_writer_set_name(const char *name)
+{
+#if defined(HAVE_PTHREAD_SETNAME_NP) && defined(__linux__)
+	/* Linux's is the two-argument one; at most 15 characters. */
+	(void)pthread_setname_np(pthread_self(), name);
+#else
+	(void)name;
+#endif
+}
+
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+static void *
+writer_probe_main(void *arg _U_)
+{
+	return (NULL);
+}
+
+/*
+ * Start a thread pinned to cpu, and let it end: the kernel is the judge
+ * of which CPUs a thread of this process may run on.  The calling
+ * thread's own mask is not: a capture started with "taskset -c 1" may
+ * ask for its writer on CPU 0, which the process's cpuset allows.
+ * Returns 0 or an errno value.
+ */
+static int
+writer_probe_cpu(int cpu)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	cpu_set_t cpus;
+	sigset_t all, old;
+	int err;
+
+	pthread_attr_init(&attr);
+	CPU_ZERO(&cpus);
+	CPU_SET(cpu, &cpus);
+	err = pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
+	if (err == 0) {
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		err = pthread_create(&t, &attr, writer_probe_main, NULL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (err == 0)
+			pthread_join(t, NULL);
+	}
+	pthread_attr_destroy(&attr);
+	return (err);
+}
+#endif
+
+int
+pcapint_writer_check_cpu(int cpu, char *errbuf)
+{
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+	int err;
+
+	/*
+	 * Say which CPU is wrong, and say it when the option is set:
+	 * otherwise the error would only come when the first file is
+	 * opened.  EINVAL is the kernel's answer for a CPU that does not
+	 * exist or that the process's cpuset leaves out.
+	 */
+	if (cpu < 0 || cpu >= CPU_SETSIZE)
+		err = EINVAL;
+	else
+		err = writer_probe_cpu(cpu);
+	if (err == EINVAL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "cannot pin the writer thread to CPU %d: no such CPU is available to this process",
+		    cpu);
+		return (-1);
+	}
+	if (err != 0) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, err,
+		    "cannot pin the writer thread to CPU %d", cpu);
+		return (-1);
+	}
+	return (0);
+#else
+	snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	    "cannot pin the writer thread to CPU %d: not supported on this platform",
+	    cpu);
+	return (-1);
+#endif
+}
+
+int
+pcapint_writer_check_nice(int nice_incr, char *errbuf)
+{
+	/*
+	 * Only ever lower: raising the writer above the capture thread
+	 * is the opposite of the point, and needs privileges besides.
+	 */
+	if (nice_incr < 0 || nice_incr > 19) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "writer thread priority decrease %d is out of range (0 to 19)",
+		    nice_incr);
+		return (-1);
+	}
+#ifndef __linux__
+	if (nice_incr != 0) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "cannot lower the writer thread's priority: not supported on this platform");
+		return (-1);
+	}
+#endif
+	return (0);
+}
+
+/*
+ * The rest is the writer thread itself, which exists only for a dumper
+ * to feed it: SFC_COOKIE_OFF_T says that configure found the
+ * fopencookie() a dumper needs, and HAVE_PTHREADS, under which this file
+ * is built, that it found the __atomic builtins as well.
+ */
+#ifdef SFC_COOKIE_OFF_T
+
+/*
+ * How long an idle writer sleeps before it looks at the ring again by
+ * itself.  It bounds how long a few packets can wait in the ring when
+ * the producer chose not to wake the writer for them.
+ */
+#ifndef WRITER_IDLE_MS
+#define	WRITER_IDLE_MS		50
+#endif
 
 /*
  * The producer wakes a sleeping writer only when this many bytes are
@@ -140,10 +294,305 @@
 #endif
 
 /*
+ * The ring and the state that its two sides share, the producer and the
+ * writer thread.
+ */
+
+/* Keep the two sides' indices on cache lines of their own. */
+#define	CACHE_LINE		64
+
+struct pcapint_writer {
+	unsigned char	*ring;
+	size_t		size;		/* a power of two */
+	size_t		wake_bytes;
+	const struct pcapint_writer_ops *ops;
+	void		*ctx;
+
+	/* Producer's side. */
+	char		pad0[CACHE_LINE];
+	uint64_t	head;		/* bytes ever put; release-stored */
+	uint64_t	tail_seen;	/* producer's last view of tail */
+	uint64_t	records_in;
+	uint64_t	bytes_in;
+	uint64_t	dropped_full;
+	uint64_t	dropped_error;
+	size_t		high_water_seen; /* the producer's measure of it */
+
+	/* Writer's side. */
+	char		pad1[CACHE_LINE];
+	uint64_t	tail;		/* bytes ever consumed; release-stored */
+	uint64_t	flush_seen;	/* last flush request carried out */
+	size_t		high_water;
+	int		error;		/* sticky errno value */
+	int		sleeping;	/* writer waits on "wake" */
+	int		nice_incr;	/* read once, at the thread's start */
+	int		blocking;	/* put waits for room */
+	int		waiting;	/* a blocking put waits on "room" */
+
+	/* Requests, under the mutex. */
+	char		pad2[CACHE_LINE];
+	pthread_mutex_t	lock;
+	pthread_cond_t	wake;		/* the writer waits here */
+	pthread_cond_t	done;		/* flush and stop wait here */
+	pthread_cond_t	room;		/* a blocking put waits here */
+	clockid_t	clock;		/* the clock of their deadlines */
+	int		started;	/* the thread has set itself up */
+	int		start_err;	/* errno value of that, or 0 */
+	uint64_t	flush_req;
+	uint64_t	flush_done;
+	int		stop;
+	int		stalled;	/* a flush gave up waiting */
+
+	pthread_t	thread;
+};
+
+static inline size_t
+ring_used(uint64_t head, uint64_t tail)
+{
+	return ((size_t)(head - tail));
+}
+
+/*
+ * The clock of the writer thread's timed waits.
+ *
+ * pthread_cond_timedwait() takes an absolute deadline, on
+ * CLOCK_REALTIME unless the condition variable was made for another
+ * clock.  When the system time is stepped back, a wait on
+ * CLOCK_REALTIME lasts for the step as well: an idle writer would
+ * leave records in its ring that long, and a flush would notice a
+ * stalled writer only that much later.  Where
+ * pthread_condattr_setclock() exists, the waits use CLOCK_MONOTONIC,
+ * which is never stepped.
+ */
+
+#if defined(HAVE_PTHREAD_CONDATTR_SETCLOCK) && defined(CLOCK_MONOTONIC)
+/*
+ * All of conds[] on CLOCK_MONOTONIC, or none: 0 if so; -1 leaves them
+ * uninitialized.
+ */
+static int
+conds_init_monotonic(pthread_cond_t *const conds[], size_t n)
+{
+	pthread_condattr_t attr;
+	size_t i;
+	int ok;
+
+	if (pthread_condattr_init(&attr) != 0)
+		return (-1);
+	ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0;
+	for (i = 0; ok && i < n; i++) {
+		if (pthread_cond_init(conds[i], &attr) != 0) {
+			while (i > 0)
+				pthread_cond_destroy(conds[--i]);
+			ok = 0;
+		}
+	}
+	pthread_condattr_destroy(&attr);
+	return (ok ? 0 : -1);
+}
+#endif
+
+/*
+ * Initialize the n condition variables conds[] for timed waits, and
+ * return the clock on which their deadlines are measured.
+ */
+static clockid_t
+writer_conds_init(pthread_cond_t *const conds[], size_t n)
+{
+	size_t i;
+
+#if defined(HAVE_PTHREAD_CONDATTR_SETCLOCK) && defined(CLOCK_MONOTONIC)
+	if (conds_init_monotonic(conds, n) == 0)
+		return (CLOCK_MONOTONIC);
+#endif
+	for (i = 0; i < n; i++)
+		pthread_cond_init(conds[i], NULL);
+	return (CLOCK_REALTIME);
+}
+
+/*
+ * The time "ms" milliseconds from now on "clock", as
+ * pthread_cond_timedwait() wants it.
+ */
+static void
+writer_deadline(clockid_t clock, struct timespec *deadline, long ms)
+{
+	clock_gettime(clock, deadline);
+	deadline->tv_sec += ms / 1000;
+	deadline->tv_nsec += (ms % 1000) * 1000000L;
+	if (deadline->tv_nsec >= 1000000000L) {
+		deadline->tv_sec++;
+		deadline->tv_nsec -= 1000000000L;
+	}
+}
+
+/*
+ * The producer's side, which puts records into the ring
+ * (pcapint_writer_put() and _put2()).
+ */
+
+static void
+ring_copy(struct pcapint_writer *w, uint64_t pos, const void *src, size_t len)
+{
+	size_t off = (size_t)(pos & (w->size - 1));
+	size_t first = w->size - off;
+
+	if (first >= len)
+		memcpy(w->ring + off, src, len);
+	else {
+		memcpy(w->ring + off, src, first);
+		memcpy(w->ring, (const unsigned char *)src + first,
+		    len - first);
+	}
+}
+
+/*
+ * Blocking mode: wait until len bytes fit after head, or the writer has
+ * a sticky error (it then discards what is in the ring, so the wait
+ * ends either way).  Returns 0 when they fit, -1 on the error.  The
+ * timed wait only bounds the cost of a missed wake-up, which the
+ * handshake in writer_wake_producer() rules out.
+ */
+static int
+writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
+{
+	struct timespec deadline;
+	int err;
+
+	pthread_mutex_lock(&w->lock);
+	__atomic_store_n(&w->waiting, 1, __ATOMIC_SEQ_CST);
+	for (;;) {
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
+		err = __atomic_load_n(&w->error, __ATOMIC_ACQUIRE);
+		if (err != 0 || len <= w->size - ring_used(head, w->tail_seen))
+			break;
+		/* A full ring is more than wake_bytes: the writer runs. */
+		if (__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED)) {
+			__atomic_store_n(&w->sleeping, 0, __ATOMIC_RELAXED);
+			pthread_cond_signal(&w->wake);
+		}
+		writer_deadline(w->clock, &deadline, WRITER_IDLE_MS);
+		(void)pthread_cond_timedwait(&w->room, &w->lock, &deadline);
+	}
+	__atomic_store_n(&w->waiting, 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&w->lock);
+	return (err != 0 ? -1 : 0);
+}
+
+int
+pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
+    const void *b, size_t blen)
+{
+	size_t len = alen + blen;
+	uint64_t head = w->head;
+
+	if (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE) != 0) {
+		w->dropped_error++;
+		return (-1);
+	}
+	if (len > w->size - ring_used(head, w->tail_seen)) {
+		/* Only now look at what the writer has freed. */
+		w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
+		/*
+		 * The writer measures the fill when it consumes, which it
+		 * does not while it waits in write(): that is when the
+		 * ring fills up, so measure here too.
+		 */
+		if (ring_used(head, w->tail_seen) > w->high_water_seen)
+			w->high_water_seen = ring_used(head, w->tail_seen);
+		if (len > w->size - ring_used(head, w->tail_seen) &&
+		    (!w->blocking || len > w->size ||
+		    writer_wait_room(w, head, len) != 0)) {
+			if (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE) != 0)
+				w->dropped_error++;
+			else
+				w->dropped_full++;
+			return (-1);
+		}
+	}
+	ring_copy(w, head, a, alen);
+	if (blen != 0)
+		ring_copy(w, head + alen, b, blen);
+	__atomic_store_n(&w->head, head + len, __ATOMIC_RELEASE);
+	w->records_in++;
+	w->bytes_in += len;
+
+	/*
+	 * See the handshake in writer_main().  The flag is cleared here,
+	 * under the mutex, so that one sleep gets one wake-up: left to
+	 * the writer, it stays set until the writer has run again, and
+	 * every record put meanwhile would take the mutex, which the
+	 * waking writer wants too, and signal again.
+	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED))
+		return (0);
+	/*
+	 * tail_seen is only brought up to date when the ring looks full,
+	 * so it can be far behind: by it, wake_bytes would seem to wait
+	 * long after the writer took them, and every record would wake
+	 * the writer to find less than that and sleep again.  A sleeping
+	 * writer does not move tail, so reading it now is cheap.  With
+	 * these two changes, copying a 152 MB savefile through the writer
+	 * takes a few thousand context switches instead of 100,000.
+	 */
+	w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
+	if (ring_used(head + len, w->tail_seen) >= w->wake_bytes) {
+		pthread_mutex_lock(&w->lock);
+		if (__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED)) {
+			__atomic_store_n(&w->sleeping, 0, __ATOMIC_RELAXED);
+			pthread_cond_signal(&w->wake);
+		}
+		pthread_mutex_unlock(&w->lock);
+	}
+	return (0);
+}
+
+int
+pcapint_writer_put(struct pcapint_writer *w, const void *buf, size_t len)
+{
+	return (pcapint_writer_put2(w, buf, len, NULL, 0));
+}
+
+/*
+ * The writer thread.
+ */
+
+/*
+ * On the writer thread, its first act: lower its own priority by
+ * nice_incr.  Returns 0 or an errno value.
+ */
+static int
+writer_lower_priority(int nice_incr)
+{
+#ifdef __linux__
+	id_t tid;
+	int cur;
+
+	if (nice_incr == 0)
+		return (0);
+	tid = (id_t)syscall(SYS_gettid);
+	errno = 0;
+	cur = getpriority(PRIO_PROCESS, tid);
+	if (cur == -1 && errno != 0)
+		return (errno);
+	/* Already as low as it goes: the kernel would clamp it anyway. */
+	if (cur + nice_incr > 19)
+		nice_incr = 19 - cur;
+	if (setpriority(PRIO_PROCESS, tid, cur + nice_incr) != 0)
+		return (errno);
+	return (0);
+#else
+	return (nice_incr == 0 ? 0 : ENOTSUP);
+#endif
+}
+
+/*
  * After freeing room: wake a blocking producer waiting for it.  The
  * release store of tail, the fence, then the load of "waiting" pair
  * with the producer's store of "waiting", fence, load of tail in
- * writer_wait_room() (sf-writer-put.c), as in the sleep handshake below; the producer
+ * writer_wait_room() above, as in the sleep handshake below; the producer
  * holds the mutex from that check until it waits, so taking it here
  * means the broadcast cannot come between the two.
  */
@@ -186,7 +635,7 @@ writer_main(void *arg)
 	 * where it holds no lock, and only by a stop that gave up on it.
 	 */
 	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	err = pcapint_writer_lower_priority(w->nice_incr);
+	err = writer_lower_priority(w->nice_incr);
 	pthread_mutex_lock(&w->lock);
 	w->start_err = err;
 	w->started = 1;
@@ -286,7 +735,7 @@ writer_main(void *arg)
 		if (ring_used(__atomic_load_n(&w->head, __ATOMIC_ACQUIRE),
 		    w->tail) < w->wake_bytes &&
 		    w->flush_req == w->flush_seen && !w->stop) {
-			pcapint_writer_deadline(w->clock, &deadline,
+			writer_deadline(w->clock, &deadline,
 			    WRITER_IDLE_MS);
 			if (pthread_cond_timedwait(&w->wake, &w->lock,
 			    &deadline) == ETIMEDOUT)
@@ -297,6 +746,35 @@ writer_main(void *arg)
 	}
 	return (NULL);
 }
+
+ssize_t
+pcapint_writer_write_cancellable(int fd, const void *buf, size_t len)
+{
+	ssize_t n;
+	int old;
+
+	(void)pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+	n = write(fd, buf, len);
+	(void)pthread_setcancelstate(old, NULL);
+	return (n);
+}
+
+size_t
+pcapint_writer_backlog(struct pcapint_writer *w)
+{
+	return (ring_used(__atomic_load_n(&w->head, __ATOMIC_ACQUIRE),
+	    w->tail));
+}
+
+size_t
+pcapint_writer_ring_size(struct pcapint_writer *w)
+{
+	return (w->size);
+}
+
+/*
+ * Starting, flushing and stopping the writer thread, and its figures.
+ */
 
 struct pcapint_writer *
 pcapint_writer_start(const struct pcapint_writer_params *params,
@@ -347,7 +825,7 @@ pcapint_writer_start(const struct pcapint_writer_params *params,
 	conds[0] = &w->wake;
 	conds[1] = &w->done;
 	conds[2] = &w->room;
-	w->clock = pcapint_writer_conds_init(conds, 3);
+	w->clock = writer_conds_init(conds, 3);
 
 	pthread_attr_init(&attr);
 	if (cpu >= 0) {
@@ -422,7 +900,7 @@ writer_wait_flushed(struct pcapint_writer *w, uint64_t req)
 	last_tail = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
 	still_ms = 0;
 	while (w->flush_done < req && !w->stalled) {
-		pcapint_writer_deadline(w->clock, &deadline, 100);
+		writer_deadline(w->clock, &deadline, 100);
 		if (pthread_cond_timedwait(&w->done, &w->lock,
 		    &deadline) != ETIMEDOUT)
 			continue;
@@ -452,18 +930,6 @@ pcapint_writer_flush(struct pcapint_writer *w)
 	return (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE));
 }
 
-ssize_t
-pcapint_writer_write_cancellable(int fd, const void *buf, size_t len)
-{
-	ssize_t n;
-	int old;
-
-	(void)pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
-	n = write(fd, buf, len);
-	(void)pthread_setcancelstate(old, NULL);
-	return (n);
-}
-
 void
 pcapint_writer_get_stats(struct pcapint_writer *w,
     struct pcapint_writer_stats *st)
@@ -477,19 +943,6 @@ pcapint_writer_get_stats(struct pcapint_writer *w,
 		st->high_water = w->high_water_seen;
 	st->ring_size = w->size;
 	st->error = __atomic_load_n(&w->error, __ATOMIC_ACQUIRE);
-}
-
-size_t
-pcapint_writer_backlog(struct pcapint_writer *w)
-{
-	return (ring_used(__atomic_load_n(&w->head, __ATOMIC_ACQUIRE),
-	    w->tail));
-}
-
-size_t
-pcapint_writer_ring_size(struct pcapint_writer *w)
-{
-	return (w->size);
 }
 
 int
@@ -519,3 +972,145 @@ pcapint_writer_stop(struct pcapint_writer *w)
 	free(w);
 	return (err);
 }
+
+/*
+ * Closing a dumper in the background: pcap_dump_close_async() and
+ * pcap_dump_close_async_wait(); see pcap_dump_close_async(3PCAP).
+ *
+ * pcap_dump_close() of a dumper with a writer thread drains the ring
+ * and joins the thread, which takes as long as the disk needs for what
+ * is still in the ring: tens of megabytes behind a slow disk.  A program
+ * that rotates files (tcpdump -C, -G) would stall its capture for that
+ * long at every switch, which is what the writer thread is there to
+ * avoid.  So it can hand the old dumper to a closing thread and go on
+ * capturing into the next file at once; the old file's writer thread
+ * keeps writing in the meantime, and the closing thread reports each
+ * file, in the order they were handed over, once it is complete.
+ *
+ * One closing thread serves a queue and leaves when the queue is empty,
+ * so an idle program keeps no thread of ours.  It blocks every signal,
+ * like the writer threads, but calls the handler with the signal mask of
+ * the thread that handed the dumper over: a handler that starts a
+ * program (tcpdump's -z) must not pass a mask with everything blocked
+ * on to it.
+ */
+struct close_req {
+	struct close_req *next;
+	pcap_dumper_t	*d;
+	pcap_dump_close_handler done;
+	void		*user;
+	sigset_t	mask;
+};
+
+static pthread_mutex_t closer_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t closer_idle = PTHREAD_COND_INITIALIZER;
+static struct close_req *closer_head;
+static struct close_req **closer_tailp = &closer_head;
+static u_int closer_pending;	/* queued or being closed */
+static int closer_running;
+
+static void
+close_one(struct close_req *r)
+{
+	struct pcap_dump_stats st;
+	const struct pcap_dump_stats *stp;
+	char msg[PCAP_ERRBUF_SIZE];
+	int status;
+	sigset_t all;
+
+	status = pcapint_dump_close_report(r->d, &st, &stp, msg, sizeof(msg));
+	if (r->done != NULL) {
+		pthread_sigmask(SIG_SETMASK, &r->mask, NULL);
+		r->done(r->user, status, stp, msg[0] != '\0' ? msg : NULL);
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, NULL);
+	}
+}
+
+static void *
+closer_main(void *arg _U_)
+{
+	struct close_req *r;
+
+	pthread_mutex_lock(&closer_lock);
+	while ((r = closer_head) != NULL) {
+		closer_head = r->next;
+		if (closer_head == NULL)
+			closer_tailp = &closer_head;
+		pthread_mutex_unlock(&closer_lock);
+		close_one(r);
+		free(r);
+		pthread_mutex_lock(&closer_lock);
+		closer_pending--;
+		pthread_cond_broadcast(&closer_idle);
+	}
+	closer_running = 0;
+	pthread_mutex_unlock(&closer_lock);
+	return (NULL);
+}
+
+int
+pcap_dump_close_async(pcap_dumper_t *d, pcap_dump_close_handler done,
+    void *user, char *errbuf)
+{
+	struct close_req *r;
+	pthread_attr_t attr;
+	pthread_t t;
+	sigset_t all, old;
+	int err;
+
+	if (d == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dumper");
+		return (PCAP_ERROR);
+	}
+	r = calloc(1, sizeof(*r));
+	if (r == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
+		    "malloc");
+		return (PCAP_ERROR);
+	}
+	r->d = d;
+	r->done = done;
+	r->user = user;
+	pthread_sigmask(SIG_SETMASK, NULL, &r->mask);
+
+	pthread_mutex_lock(&closer_lock);
+	if (!closer_running) {
+		/* Detached: it leaves by itself when the queue is empty. */
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		err = pthread_create(&t, &attr, closer_main, NULL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		pthread_attr_destroy(&attr);
+		if (err != 0) {
+			pthread_mutex_unlock(&closer_lock);
+			free(r);
+			pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+			    err, "cannot start the closing thread");
+			return (PCAP_ERROR);
+		}
+		closer_running = 1;
+	}
+	*closer_tailp = r;
+	closer_tailp = &r->next;
+	closer_pending++;
+	pthread_mutex_unlock(&closer_lock);
+	return (0);
+}
+
+u_int
+pcap_dump_close_async_wait(u_int max_pending)
+{
+	u_int n;
+
+	pthread_mutex_lock(&closer_lock);
+	while (closer_pending > max_pending)
+		pthread_cond_wait(&closer_idle, &closer_lock);
+	n = closer_pending;
+	pthread_mutex_unlock(&closer_lock);
+	return (n);
+}
+
+#endif /* SFC_COOKIE_OFF_T */

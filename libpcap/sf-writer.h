@@ -29,7 +29,10 @@
  * A writer thread for savefiles: the capturing thread hands bytes to a
  * single-producer/single-consumer ring and goes back to reading packets;
  * a separate thread takes them out of the ring and does the slow part
- * (compressing, write()).  See sf-writer.c for why.
+ * (compressing, write()).  Where that thread runs, and closing a dumper
+ * in the background (pcap_dump_close_async(), which pcap/pcap.h
+ * declares), belong with it.  See sf-writer.c for why; this header
+ * declares what other files call of it.
  */
 
 #ifndef sf_writer_h
@@ -37,7 +40,16 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
+#include "pcap-int.h"
+
+/*
+ * The ring and its thread.  Built with pthreads and a dumper; the
+ * compressing dumper's glue (sf-compress-thread.c) starts, feeds and
+ * stops it.
+ */
 struct pcapint_writer;
 
 /*
@@ -140,4 +152,62 @@ size_t	pcapint_writer_ring_size(struct pcapint_writer *);
  */
 int	pcapint_writer_stop(struct pcapint_writer *);
 
-#endif
+/*
+ * Where a writer thread runs and how nicely.  Built with pthreads, with
+ * or without a dumper: the writer options check a CPU and a priority
+ * when they are set (sf-compress-writer-options.c).
+ */
+
+/*
+ * 0 if the writer thread can lower its priority by nice_incr (1 to 19;
+ * 0 leaves it alone), -1 with errbuf filled in otherwise.
+ */
+int	pcapint_writer_check_nice(int nice_incr, char *errbuf);
+
+/*
+ * 0 if the writer thread can be pinned to that CPU (it exists and this
+ * process may run on it), -1 with errbuf filled in otherwise.
+ */
+int	pcapint_writer_check_cpu(int cpu, char *errbuf);
+
+/*
+ * Name the calling thread (15 characters at most), where the platform
+ * has a way to; for threads of ours a user may see in top -H (the
+ * compression helpers of sf-compress-jobs.c name themselves with it).
+ */
+void	pcapint_writer_set_name(const char *name);
+
+/*
+ * Closing a dumper and collecting what a pcap_dump_close_async()
+ * handler is told: sf-writer.c does it on a thread of its own,
+ * sf-compress-nothread.c at once.
+ *
+ * Flush a dumper, take its final figures and error message and close
+ * it.  Returns 0 or PCAP_ERROR; *stp is NULL if there are no figures (a
+ * plain dumper), msg empty if no error.
+ */
+static inline int
+pcapint_dump_close_report(pcap_dumper_t *d, struct pcap_dump_stats *st,
+    const struct pcap_dump_stats **stp, char *msg, size_t msgsize)
+{
+	const char *e;
+	int status;
+
+	/*
+	 * Flush first, which waits for the ring to drain: the figures
+	 * taken after it are final (close only adds a trailer).
+	 */
+	status = pcap_dump_flush(d) == -1 ? PCAP_ERROR : 0;
+	memset(st, 0, sizeof(*st));
+	*stp = pcap_dump_get_stats(d, st, sizeof(*st)) == 0 ? st : NULL;
+	msg[0] = '\0';
+	e = pcap_dump_geterr(d);
+	if (e != NULL)
+		pcapint_strlcpy(msg, e, msgsize);
+	pcap_dump_close(d);
+	if (status != 0 && msg[0] == '\0')
+		snprintf(msg, msgsize, "error flushing the savefile");
+	return (status);
+}
+
+#endif /* sf_writer_h */
