@@ -33,12 +33,16 @@
 #include <unistd.h>
 
 #include "pcap-int.h"
-#include "sf-writer.h"
-#include "sf-writer-clock.h"
 
 /*
- * sf-writer.c reports errors through libpcap's formatter; the test links
- * the file on its own, so it brings its own.
+ * The file under test, compiled into the test, so that the test can
+ * call its static helpers too (the clock of its timed waits).
+ */
+#include "sf-writer.c"
+
+/*
+ * sf-writer.c reports errors through libpcap's formatter; the test
+ * builds the file on its own, so it brings its own.
  */
 void
 pcapint_fmt_errmsg_for_errno(char *errbuf, size_t errbuflen, int errnum,
@@ -53,6 +57,44 @@ pcapint_fmt_errmsg_for_errno(char *errbuf, size_t errbuflen, int errnum,
 	n = strlen(errbuf);
 	snprintf(errbuf + n, errbuflen - n, ": %s", strerror(errnum));
 }
+
+/*
+ * Its closing thread (pcap_dump_close_async()) closes dumpers, which
+ * the test has none of: what it calls of libpcap is never called here.
+ */
+int
+pcap_dump_flush(pcap_dumper_t *d _U_)
+{
+	abort();
+}
+
+int
+pcap_dump_get_stats(pcap_dumper_t *d _U_, struct pcap_dump_stats *st _U_,
+    size_t size _U_)
+{
+	abort();
+}
+
+const char *
+pcap_dump_geterr(pcap_dumper_t *d _U_)
+{
+	abort();
+}
+
+void
+pcap_dump_close(pcap_dumper_t *d _U_)
+{
+	abort();
+}
+
+#ifndef pcapint_strlcpy
+size_t
+pcapint_strlcpy(char * restrict dst _U_, const char * restrict src _U_,
+    size_t dstsize _U_)
+{
+	abort();
+}
+#endif
 
 #define	MAX_RECORD	1500
 #define	HDR		8		/* u32 length, u32 number */
@@ -390,7 +432,7 @@ start_errors(void)
 }
 
 /*
- * The writer's timed waits (sf-writer-clock.c): on CLOCK_MONOTONIC
+ * The writer's timed waits (writer_conds_init()): on CLOCK_MONOTONIC
  * where a condition variable can be given a clock, and, whichever clock
  * it is, a deadline on it lasts as long as asked (a deadline read from
  * another clock than the condition variable's would be decades off).
@@ -406,7 +448,7 @@ timed_waits(void)
 	long ms;
 	int rc;
 
-	clock = pcapint_writer_conds_init(conds, 1);
+	clock = writer_conds_init(conds, 1);
 #if defined(HAVE_PTHREAD_CONDATTR_SETCLOCK) && defined(CLOCK_MONOTONIC)
 	check(clock == CLOCK_MONOTONIC,
 	    "timed waits are on CLOCK_MONOTONIC (clock %d)", (int)clock);
@@ -416,7 +458,7 @@ timed_waits(void)
 #endif
 	pthread_mutex_lock(&lock);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pcapint_writer_deadline(clock, &deadline, 1200);
+	writer_deadline(clock, &deadline, 1200);
 	do
 		rc = pthread_cond_timedwait(&cond, &lock, &deadline);
 	while (rc == 0);	/* spurious wake-ups */
