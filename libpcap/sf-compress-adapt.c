@@ -261,10 +261,10 @@ adapt_estimate(const struct pcapint_sfc_adapt *a,
  * compressing threads take turns on fewer CPUs than there are threads,
  * the helpers compress while the writer waits in write(), and the writer
  * compresses its share of the blocks itself (1 of every N threads', as
- * sf-compress-jobs.c hands them out): while the helpers compress, the
- * disk takes what the last write() left in the pipe or the page cache,
- * and the time blocked in write() alone would make the disk look that
- * much faster.
+ * the compression helpers of sf-compress-write.c hand them out): while
+ * the helpers compress, the disk takes what the last write() left in
+ * the pipe or the page cache, and the time blocked in write() alone
+ * would make the disk look that much faster.
  */
 static double
 adapt_disk_ns(const struct pcapint_sfc_adapt *a, double write, double cpu,

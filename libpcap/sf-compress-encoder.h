@@ -26,14 +26,13 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Compressed savefiles, writing: the interface between the dumper (the
- * options in sf-compress-options.c, the dumper in sf-compress-dumper.c
- * and the files it uses) and the containers' encoders, one file each:
- * sf-compress-store.c (no codec), sf-compress-zlib-encode.c (gzip),
- * sf-compress-lz4-encode.c (LZ4 frames), sf-compress-zstd-encode.c
- * (zstd frames).  The table of encoders is in sf-compress-encoders.c;
- * the containers themselves, with their names and magic numbers, are
- * those of the reader (sf-compress.h).
+ * Compressed savefiles, writing: the interface between the dumper
+ * (sf-compress-write.c) and the containers' encoders, one file each:
+ * sf-compress-zlib-encode.c (gzip), sf-compress-lz4-encode.c (LZ4
+ * frames), sf-compress-zstd-encode.c (zstd frames); the "store"
+ * container (no codec) and the table of encoders are in
+ * sf-compress-write.c.  The containers themselves, with their names
+ * and magic numbers, are those of the reader (sf-compress.h).
  */
 
 #ifndef sf_compress_encoder_h

@@ -26,12 +26,12 @@
 # OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
 #
 # CMake checks for the dumper with options, which writes compressed
-# savefiles (sf-compress-*.c), the same as sf-compress.m4 makes for
-# configure.  Included by CMakeLists.txt after the pthreads and
-# pkg-config checks, so that the hooks there stay one line each.  A
-# dumper writes what the reader reads: the reader's checks
-# (sf-compress-read.cmake) come first, and a codec library is used for
-# writing where it was found for reading.
+# savefiles (sf-compress-write.c and the codecs' files), the same as
+# sf-compress.m4 makes for configure.  Included by CMakeLists.txt after
+# the pthreads and pkg-config checks, so that the hooks there stay one
+# line each.  A dumper writes what the reader reads: the reader's
+# checks (sf-compress-read.cmake) come first, and a codec library is
+# used for writing where it was found for reading.
 #
 # They add to PROJECT_SOURCE_LIST_C, PCAP_LINK_LIBRARIES, LIBS,
 # LIBS_STATIC, LIBS_PRIVATE and REQUIRES_PRIVATE, and set the HAVE_*
@@ -41,11 +41,11 @@
 include(${CMAKE_CURRENT_LIST_DIR}/sf-compress-read.cmake)
 
 #
-# sf_compress(): the reader's checks, the __atomic builtins, pthreads,
-# and the encoders of the codecs the reader found.  Whatever is
-# missing, every function pcap.h declares is built: without
-# fopencookie() or the builtins (MSVC) the dumper is
-# sf-compress-nodumper.c.
+# sf_compress(): the reader's checks (each codec's file, built where
+# its library is found, reads and writes its container), the __atomic
+# builtins and pthreads.  Whatever is missing, every function pcap.h
+# declares is built: without fopencookie() or the builtins (MSVC)
+# sf-compress-write.c has stubs.
 #
 macro(sf_compress)
   sf_compress_read()
@@ -67,6 +67,13 @@ int main(void)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	return (int)v;
 }" SF_COMPRESS_HAVE_ATOMICS)
+  if(SF_COMPRESS_HAVE_ATOMICS)
+    #
+    # Said on the command line, as configure's AC_DEFINE says it in
+    # config.h: cmakeconfig.h.in is upstream's.
+    #
+    add_definitions(-DSFC_HAVE_ATOMICS=1)
+  endif()
   if(CMAKE_USE_PTHREADS_INIT AND SF_COMPRESS_HAVE_ATOMICS)
     set(HAVE_PTHREADS 1)
     list(APPEND PCAP_LINK_LIBRARIES ${CMAKE_THREAD_LIBS_INIT})
@@ -74,28 +81,19 @@ int main(void)
     set(LIBS_STATIC "${LIBS_STATIC} ${CMAKE_THREAD_LIBS_INIT}")
     set(LIBS_PRIVATE "${LIBS_PRIVATE} ${CMAKE_THREAD_LIBS_INIT}")
   endif()
-  list(APPEND PROJECT_SOURCE_LIST_C sf-compress-options.c
-      sf-compress-encoders.c sf-compress-store.c sf-compress-policy.c)
+  list(APPEND PROJECT_SOURCE_LIST_C sf-compress-write.c)
 #ifdef SFC_ADAPTIVE_LEVEL
   list(APPEND PROJECT_SOURCE_LIST_C sf-compress-adapt.c)
 #endif
-  if(SF_COMPRESS_COOKIE AND SF_COMPRESS_HAVE_ATOMICS)
-    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-dumper.c
-        sf-compress-pipeline.c sf-compress-assembler.c
-        sf-compress-planner.c sf-compress-block.c sf-compress-sink.c)
-  else()
-    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-nodumper.c)
-  endif()
 #ifdef SFC_WRITER_THREAD
   #
-  # The writer thread and the closing thread (sf-writer.c), the glue
-  # in sf-compress-thread.c and the compression helpers in
-  # sf-compress-jobs.c need pthreads and a dumper; without
-  # them, the thread glue and pcap_dump_close_async() are
-  # sf-compress-nothread.c, and without pthreads the writer thread's
-  # options are refused with a message.
+  # The writer thread (sf-writer.c; its glue and compression helpers
+  # are in sf-compress-write.c) and the closing thread
+  # (sf-close-async.c) need pthreads and a dumper; without them,
+  # sf-compress-write.c has a pcap_dump_close_async() that closes at
+  # once, and without pthreads the writer thread's options are refused
+  # with a message.
   #
-  list(APPEND PROJECT_SOURCE_LIST_C sf-compress-writer-options.c)
   if(HAVE_PTHREADS)
     #
     # Where the thread runs, and the options' checks of it
@@ -114,8 +112,6 @@ int main(void)
     cmake_pop_check_state()
   endif()
   if(HAVE_PTHREADS AND SF_COMPRESS_COOKIE AND SF_COMPRESS_HAVE_ATOMICS)
-    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-thread.c
-        sf-compress-jobs.c)
     #
     # The writer's timed waits use CLOCK_MONOTONIC where a condition
     # variable can be given a clock.
@@ -125,17 +121,6 @@ int main(void)
     check_function_exists(pthread_condattr_setclock
         HAVE_PTHREAD_CONDATTR_SETCLOCK)
     cmake_pop_check_state()
-  else()
-    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-nothread.c)
   endif()
 #endif
-  if(HAVE_ZLIB)
-    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-zlib-encode.c)
-  endif()
-  if(HAVE_LIBLZ4)
-    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-lz4-encode.c)
-  endif()
-  if(HAVE_LIBZSTD)
-    list(APPEND PROJECT_SOURCE_LIST_C sf-compress-zstd-encode.c)
-  endif()
 endmacro()

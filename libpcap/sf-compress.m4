@@ -26,19 +26,20 @@ dnl (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
 dnl OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
 dnl
 dnl Configure checks for the dumper with options, which writes
-dnl compressed savefiles (sf-compress-*.c).  All of them are here, out of
-dnl configure.ac, so that the hook there stays two lines.  Included with
-dnl m4_include from configure.ac, after the pthreads check.  A dumper
-dnl writes what the reader reads: the reader's checks (sf-compress-read.m4)
-dnl come first, and a codec library is used for writing where it was
-dnl found for reading.
+dnl compressed savefiles (sf-compress-write.c and the codecs' files).
+dnl All of them are here, out of configure.ac, so that the hook there
+dnl stays two lines.  Included with m4_include from configure.ac, after
+dnl the pthreads check.  A dumper writes what the reader reads: the
+dnl reader's checks (sf-compress-read.m4) come first, and a codec
+dnl library is used for writing where it was found for reading.
 dnl
 m4_include([sf-compress-read.m4])
 
-dnl AC_LBL_SF_COMPRESS: the reader's checks, the __atomic builtins,
-dnl pthreads, and the encoders of the codecs the reader found.  Whatever
-dnl is missing, every function pcap.h declares is built: without
-dnl fopencookie() or the builtins the dumper is sf-compress-nodumper.c.
+dnl AC_LBL_SF_COMPRESS: the reader's checks (each codec's file, built
+dnl where its library is found, reads and writes its container), the
+dnl __atomic builtins and pthreads.  Whatever is missing, every function
+dnl pcap.h declares is built: without fopencookie() or the builtins
+dnl sf-compress-write.c has stubs.
 AC_DEFUN([AC_LBL_SF_COMPRESS],
 [
 	AC_LBL_SF_COMPRESS_READ
@@ -61,6 +62,9 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 	sf_compress_dumper=$sf_compress_cookie
 	if test "x$ac_cv_lbl_sfc_atomics" = xno; then
 		sf_compress_dumper=no
+	else
+		AC_DEFINE(SFC_HAVE_ATOMICS, 1,
+		    [define if the compiler has the __atomic builtins])
 	fi
 	sf_compress_pthreads=no
 	if test "x$ac_lbl_have_pthreads" = xfound &&
@@ -72,30 +76,19 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 		ADDITIONAL_LIBS_STATIC="$ADDITIONAL_LIBS_STATIC $PTHREAD_LIBS"
 		LIBS_PRIVATE="$LIBS_PRIVATE $PTHREAD_LIBS"
 	fi
-	MODULE_C_SRC="$MODULE_C_SRC sf-compress-options.c sf-compress-encoders.c"
-	MODULE_C_SRC="$MODULE_C_SRC sf-compress-store.c sf-compress-policy.c"
+	MODULE_C_SRC="$MODULE_C_SRC sf-compress-write.c"
 #ifdef SFC_ADAPTIVE_LEVEL
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-adapt.c"
 #endif
-	if test "x$sf_compress_dumper" = xyes; then
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-dumper.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-pipeline.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-assembler.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-planner.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-block.c sf-compress-sink.c"
-	else
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-nodumper.c"
-	fi
 #ifdef SFC_WRITER_THREAD
 	#
-	# The writer thread and the closing thread (sf-writer.c), the glue
-	# in sf-compress-thread.c and the compression helpers in
-	# sf-compress-jobs.c need pthreads and a dumper; without
-	# them, the thread glue and pcap_dump_close_async() are
-	# sf-compress-nothread.c, and without pthreads the writer
-	# thread's options are refused with a message.
+	# The writer thread (sf-writer.c; its glue and compression helpers
+	# are in sf-compress-write.c) and the closing thread
+	# (sf-close-async.c) need pthreads and a dumper; without them,
+	# sf-compress-write.c has a pcap_dump_close_async() that closes at
+	# once, and without pthreads the writer thread's options are
+	# refused with a message.
 	#
-	MODULE_C_SRC="$MODULE_C_SRC sf-compress-writer-options.c"
 	if test "x$sf_compress_pthreads" = xyes; then
 		#
 		# Where the thread runs, and the options' checks of it
@@ -122,16 +115,6 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 		LIBS="$LIBS $PTHREAD_LIBS"
 		AC_CHECK_FUNCS(pthread_condattr_setclock)
 		LIBS="$save_LIBS"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-thread.c"
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-jobs.c"
-	else
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-nothread.c"
 	fi
 #endif
-	for sf_compress_codec in zlib lz4 zstd; do
-		eval "sf_compress_found=\$sf_compress_found_$sf_compress_codec"
-		if test "x$sf_compress_found" = xyes; then
-			MODULE_C_SRC="$MODULE_C_SRC sf-compress-$sf_compress_codec-encode.c"
-		fi
-	done
 ])

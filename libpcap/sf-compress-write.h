@@ -26,35 +26,97 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Compressed savefiles: the planner, which decides for each full block
- * whether the codec runs on it and at which level, and learns from
- * each written block what the next ones should be.
- *
- * The skip of sf-compress-policy.c, at every level, stores blocks
- * without trying the codec while the traffic does not compress.  Its
- * state is here, written only through pcapint_sfc_planner_plan() and
- * pcapint_sfc_planner_learn(), on the thread that writes.
+ * Compressed savefiles, writing: what other files call of the writer,
+ * sf-compress-write.c.  The codecs' side of it (the encoders, the
+ * store container, pcap_dump()'s and pcap_dump_flush()'s hooks) is
+ * declared in sf-compress-encoder.h; this is the rest: a block and
+ * its compression with one call of its codec, and the planner, for a
+ * unit test that drives them with made-up blocks.  Everything else of
+ * the writer is static.
  */
-#ifdef SFC_ADAPTIVE_LEVEL
-/*
- * When the level adapts, the level controller of sf-compress-adapt.c
- * picks the rung of the codec's ladder from what the writer measured,
- * which pcapint_sfc_planner_measure() hands it.
- */
-#endif
 
-#ifndef sf_compress_planner_h
-#define	sf_compress_planner_h
+#ifndef sf_compress_write_h
+#define	sf_compress_write_h
 
+#include <limits.h>
 #include <stdint.h>
+#include <sys/types.h>
 
-#include "sf-compress-block.h"
-#include "sf-compress-options.h"
-#include "sf-compress-policy.h"
+#include "pcap-int.h"
+#include "sf-compress-encoder.h"
 #ifdef SFC_ADAPTIVE_LEVEL
 #include "sf-compress-adapt.h"
 #endif
 
+/* The level of an encoder that has not run its codec yet. */
+#define	SFC_COLD_LEVEL		INT_MIN
+
+/*
+ * A full block: the assembler's buffer, or one of the blocks that are
+ * compressed side by side.  The block is the unit every stage of the
+ * dumper passes on: the assembler fills it, the planner says how to
+ * write it, the codec compresses it and the sink writes it, on
+ * whichever threads run those stages.
+ */
+struct pcapint_sfc_block {
+	u_char	*in;		/* the block */
+	size_t	fill;
+	uint64_t records;	/* records that end in it, for the accounting */
+
+	/* How to write it, from the planner. */
+	int	try_codec;	/* 0: store it without running the codec */
+	int	level;		/* the codec's level */
+#ifdef SFC_ADAPTIVE_LEVEL
+	u_int	rung;		/* the level's rung on the ladder, or 0 */
+	int	plan;		/* the planner's own note on its choice */
+#endif
+
+	/* Results, from pcapint_sfc_block_compress(). */
+	ssize_t	out_len;	/* -1: the codec failed, ebuf says why */
+	int	stored;		/* it went out as it came in */
+	const u_char *res;	/* the block as it goes on disk */
+	uint64_t cpu_ns;	/* CPU time the codec took */
+	int	cold;		/* the codec ran at a level new to enc, and
+				   cpu_ns includes setting that level up */
+	char	ebuf[PCAP_ERRBUF_SIZE];
+
+	/* Where to: the output buffer and the encoder. */
+	u_char	*out;
+	size_t	out_size;
+	void	*enc;
+	int	warm_level;	/* the level enc last ran its codec at, or
+				   SFC_COLD_LEVEL */
+};
+
+/*
+ * Compress a planned block with one call of the codec, on any thread,
+ * timing the call with the CPU clock of that thread.
+ */
+extern void pcapint_sfc_block_compress(const struct pcapint_sfc_encoder *,
+    struct pcapint_sfc_block *);
+
+/*
+ * The planner, which decides for each full block whether the codec
+ * runs on it and at which level, and learns from each written block
+ * what the next ones should be.
+ *
+ * The decision for block n is taken from the results of blocks up to
+ * n - SFC_SKIP_LAG only, so that it is the same however many blocks
+ * are being compressed at once, and the same input gives the same file
+ * either way.
+ */
+#define	SFC_SKIP_LAG	4
+
+/* What the skip remembers from one block to the next. */
+struct pcapint_sfc_skip {
+	u_int	stored_run;	/* incompressible blocks in a row */
+	u_int	skip_count;	/* blocks stored while skipping */
+};
+
+/*
+ * The planner's state, written only through pcapint_sfc_planner_plan()
+ * and pcapint_sfc_planner_learn(), on the thread that writes.
+ */
 struct pcapint_sfc_planner {
 	const struct pcapint_sfc_encoder *codec;
 	int	level;		/* the level to start at */
@@ -128,10 +190,6 @@ extern void pcapint_sfc_planner_learn(struct pcapint_sfc_planner *,
 extern void pcapint_sfc_planner_measure(struct pcapint_sfc_planner *,
     const struct pcapint_sfc_block *, uint64_t write_ns,
     const struct pcapint_sfc_load *);
-
-/* The levels and the blocks at each, for pcap_dump_get_stats(). */
-extern void pcapint_sfc_planner_stats(struct pcapint_sfc_planner *,
-    struct pcap_dump_stats *);
 #endif
 
 #endif

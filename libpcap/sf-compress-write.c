@@ -1,0 +1,2922 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions
+ * are met:
+ *
+ *   1. Redistributions of source code must retain the above copyright
+ *      notice, this list of conditions and the following disclaimer.
+ *   2. Redistributions in binary form must reproduce the above copyright
+ *      notice, this list of conditions and the following disclaimer in the
+ *      documentation and/or other materials provided with the distribution.
+ *   3. Neither the name of the copyright holders nor the names of its
+ *      contributors may be used to endorse or promote products derived
+ *      from this software without specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS
+ * ``AS IS'' AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT
+ * LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR
+ * A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT
+ * OWNER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL,
+ * SPECIAL, EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT
+ * LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE,
+ * DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY
+ * THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
+ * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ *
+ * Compressed savefiles, writing: the dumper with options.
+ *
+ * This file is the writer, whole: the dump options,
+ * pcap_dump_options_create(3PCAP) and the pcap_dump_options_set_*()
+ * calls; the table of the containers' encoders and the "store"
+ * container; the stages a block of records goes through; and the
+ * dumper, pcap_dump_open_with_options(3PCAP),
+ * pcap_dump_fopen_with_options(3PCAP), the registry of open dumpers,
+ * flushing, closing, pcap_dump_get_stats(3PCAP) and
+ * pcap_dump_geterr(3PCAP).
+ *
+ * The file is an ordinary pcap byte stream inside a standard container
+ * (a gzip member, an LZ4 frame or a zstd frame per block), so that the
+ * command-line tools and Wireshark read it.  The dumper collects the
+ * stream in a fixed-size buffer (a "block") and compresses each full
+ * block on its own, as one self-contained unit of its container, with
+ * one write() per block.  Records flow one way, a block at a time,
+ * through four stages:
+ *
+ *	assembler  the one parser of the pcap stream; whole records into
+ *		   the block
+ *	planner	   store or compress, and at which level
+ *	codec	   one call of the container's codec on the block (the
+ *		   codecs are sf-compress-*-encode.c, behind
+ *		   sf-compress-encoder.h)
+ *	sink	   write(), the sticky error, the accounting
+ *
+ * Each stage keeps its own state, and the sections below follow the
+ * records: the options, the encoders, then the stages in that order,
+ * the pipeline that composes them, and the dumper.  The stages are
+ * static functions of one file, as upstream lays a subsystem out
+ * (sf-pcapng.c is one format in one file, pcap-linux.c one capture
+ * mechanism): what ties them is the block they pass on, not headers.
+ * sf-compress-write.h declares only what other files call.
+ */
+#ifdef SFC_WRITER_THREAD
+/*
+ * With a writer thread (sf-writer.c), the application's thread only
+ * hands whole records to a ring, and the writer thread runs the same
+ * stages, with compression helpers that may run the codec stage of
+ * several blocks at once; they move blocks between the stages, and the
+ * blocks still reach the sink in order.  That glue is the section
+ * before the dumper.
+ */
+#endif
+#ifdef SFC_ADAPTIVE_LEVEL
+/*
+ * When the level adapts, the planner asks the level controller of
+ * sf-compress-adapt.c for the rung of the codec's ladder.
+ */
+#endif
+/*
+ * Without fopencookie() or the __atomic builtins there is no dumper:
+ * the calls still exist, open the plain dumper when given no options
+ * and refuse options with a message (the end of this file).
+ */
+
+#include <config.h>
+
+#include "ftmacros.h"	/* fopencookie(); _GNU_SOURCE, for CPU affinity */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef HAVE_PTHREADS
+#include <pthread.h>
+#ifdef SFC_WRITER_THREAD
+#include <sched.h>
+#endif
+#endif
+
+#include "pcap-int.h"
+#include "thread-local.h"
+#include "sf-compress-write.h"
+#ifdef SFC_WRITER_THREAD
+#include "sf-writer.h"
+#endif
+
+/*
+ * A dumper needs fopencookie(), whose seek function's offset type
+ * configure found, and the __atomic builtins; without either, the
+ * dumper's calls are the stubs at the end of this file.
+ */
+#if defined(SFC_COOKIE_OFF_T) && defined(SFC_HAVE_ATOMICS)
+#define	SFC_DUMPER
+#endif
+
+/*
+ * The dump options.  Every value is checked when it is set, so that a
+ * program reports a bad option where the user gave it rather than when
+ * the first file is opened.
+ */
+struct pcap_dump_options {
+	/* The container's encoder; pcapint_sfc_store for none. */
+	const struct pcapint_sfc_encoder *codec;
+	int	level;
+	size_t	block_size;
+	int	block_size_set;	/* by pcap_dump_options_set_block_size() */
+#ifdef SFC_WRITER_THREAD
+	size_t	ring_size;	/* writer thread's ring; 0: no thread */
+	int	cpu;		/* CPU to pin the writer to; -1: none */
+	int	nice_incr;	/* how much nicer the writer runs; 0: same */
+#endif
+#ifdef SFC_ADAPTIVE_LEVEL
+	int	adaptive;	/* the dumper picks the level ("zstd:auto") */
+#endif
+};
+
+/*
+ * Blocks of 1 MiB by default.  Real traffic repeats itself at distances
+ * a block must span (a web server's responses come back every few
+ * hundred kilobytes), and every block is compressed on its own, so a
+ * block pays again for the first copy of whatever it holds: larger
+ * blocks write fewer bytes, and the codecs run faster on them.  Past a
+ * point they cost more than they save: on data that does not compress
+ * the codecs slow down once a block no longer fits in the caches, a
+ * block takes longer to reach a slow disk, and a file rotated by size
+ * overshoots by up to a compressed block (tcpdump -C asks for smaller
+ * blocks).  Two blocks (input and output) plus the codec state are all
+ * the memory a dumper that compresses on the caller's thread needs.
+ * The default is in pcap.h, for callers that size blocks of their own
+ * from it.
+ */
+#ifdef SFC_ADAPTIVE_LEVEL
+/*
+ * Larger blocks are filled only by the adaptive zstd levels that a
+ * disk-bound writer climbs to (see sf-compress-ladders.c), and only
+ * while no block size is set.
+ */
+#endif
+#define	SFC_DEFAULT_BLOCK	PCAP_DUMP_BLOCK_DEFAULT
+#define	SFC_MIN_BLOCK		4096
+
+pcap_dump_options_t *
+pcap_dump_options_create(char *errbuf)
+{
+	pcap_dump_options_t *o;
+
+	o = calloc(1, sizeof(*o));
+	if (o == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
+		return (NULL);
+	}
+	o->codec = &pcapint_sfc_store;
+	o->level = 0;
+	o->block_size = SFC_DEFAULT_BLOCK;
+#ifdef SFC_WRITER_THREAD
+	o->ring_size = 0;
+	o->cpu = -1;
+#endif
+	return (o);
+}
+
+void
+pcap_dump_options_free(pcap_dump_options_t *o)
+{
+	free(o);
+}
+
+/* The row of the container called name (namelen bytes), or NULL. */
+static const struct pcapint_sfc_container *
+sfc_find_container(const char *name, size_t namelen)
+{
+	const struct pcapint_sfc_container *c;
+	u_int i;
+
+	for (i = 0; i < SFC_NCONTAINERS; i++) {
+		c = &pcapint_sfc_containers[i];
+		if (strlen(c->name) == namelen &&
+		    strncmp(name, c->name, namelen) == 0)
+			return (c);
+	}
+	return (NULL);
+}
+
+/* "unknown compression": name every container, built or not. */
+static void
+sfc_unknown(const char *spec, size_t namelen, char *errbuf)
+{
+	char names[64];
+	size_t n;
+	u_int i;
+
+	names[0] = '\0';
+	for (i = 0; i < SFC_NCONTAINERS; i++) {
+		n = strlen(names);
+		snprintf(names + n, sizeof(names) - n, "%s%s",
+		    i == 0 ? "" : ", ", pcapint_sfc_containers[i].name);
+	}
+	snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	    "unknown compression \"%.*s\" (known: %s)",
+	    (int)(namelen > 32 ? 32 : namelen), spec, names);
+}
+
+/*
+ * enc at its default level, where the container has levels to choose
+ * from.
+ */
+static int
+sfc_default_level(pcap_dump_options_t *o,
+    const struct pcapint_sfc_encoder *enc)
+{
+	o->codec = enc;
+	o->level = enc->default_level;
+#ifdef SFC_ADAPTIVE_LEVEL
+	/* Without a level, the dumper picks it block by block. */
+	o->adaptive = enc->compresses;
+#endif
+	return (0);
+}
+
+int
+pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
+    char *errbuf)
+{
+	const struct pcapint_sfc_container *c;
+	const struct pcapint_sfc_encoder *enc;
+	const char *colon;
+	size_t namelen;
+	char *end;
+	long level;
+
+	if (o == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
+		return (PCAP_ERROR);
+	}
+	if (spec == NULL || strcmp(spec, "default") == 0)
+		return (sfc_default_level(o, pcapint_sfc_default_encoder()));
+	colon = strchr(spec, ':');
+	namelen = colon != NULL ? (size_t)(colon - spec) : strlen(spec);
+	c = sfc_find_container(spec, namelen);
+	if (c == NULL) {
+		sfc_unknown(spec, namelen, errbuf);
+		return (PCAP_ERROR);
+	}
+	enc = pcapint_sfc_encoders[c - pcapint_sfc_containers];
+	if (enc == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "compression \"%s\" is not supported by this build of libpcap",
+		    c->name);
+		return (PCAP_ERROR);
+	}
+	if (!enc->compresses && colon != NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "compression \"%s\" takes no level", c->name);
+		return (PCAP_ERROR);
+	}
+	if (colon == NULL)
+		return (sfc_default_level(o, enc));
+#ifdef SFC_ADAPTIVE_LEVEL
+	/*
+	 * "auto" says explicitly what no level means: the dumper picks the
+	 * level block by block (the planner, below).  A container with
+	 * a single level, or none, keeps its default_level.
+	 */
+	if (strcmp(colon + 1, "auto") == 0)
+		return (sfc_default_level(o, enc));
+#endif
+	errno = 0;
+	level = strtol(colon + 1, &end, 10);
+	if (colon[1] == '\0' || *end != '\0' || errno != 0) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "invalid compression level \"%.32s\" for %s",
+		    colon + 1, c->name);
+		return (PCAP_ERROR);
+	}
+	if (level < enc->min_level || level > enc->max_level) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "compression level %ld out of range for %s (%d..%d)",
+		    level, c->name, enc->min_level, enc->max_level);
+		return (PCAP_ERROR);
+	}
+	o->codec = enc;
+	o->level = (int)level;
+#ifdef SFC_ADAPTIVE_LEVEL
+	o->adaptive = 0;
+#endif
+	return (0);
+}
+
+int
+pcap_dump_options_set_block_size(pcap_dump_options_t *o, size_t size,
+    char *errbuf)
+{
+	if (o == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
+		return (PCAP_ERROR);
+	}
+	if (size < SFC_MIN_BLOCK || size > SFC_MAX_BLOCK) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "compression block size %zu out of range (%d..%d bytes)",
+		    size, SFC_MIN_BLOCK, SFC_MAX_BLOCK);
+		return (PCAP_ERROR);
+	}
+	o->block_size = size;
+	o->block_size_set = 1;
+	return (0);
+}
+#ifdef SFC_WRITER_THREAD
+
+/*
+ * The dump options of the writer thread,
+ * pcap_dump_options_set_writer_thread(), _cpu() and _priority().  As
+ * the other options, each is checked when it is set.  Without pthreads,
+ * every request for a writer thread is refused with a message that says
+ * so.
+ */
+
+/*
+ * Writer ring bounds.  The default, PCAP_DUMP_WRITER_RING_DEFAULT in
+ * pcap/pcap.h, absorbs bursts of seconds at line rate while it stays
+ * small next to the memory of a capture box.  A ring smaller than a
+ * 64 KiB record makes little sense; the top is what a size_t can hold
+ * comfortably.
+ */
+#define	SFC_MIN_RING		(64 * 1024)
+#define	SFC_MAX_RING		((size_t)1 << (sizeof(size_t) > 4 ? 40 : 30))
+
+#ifndef HAVE_PTHREADS
+#define	SFC_NO_THREADS	"this build of libpcap has no writer thread (no pthreads)"
+#endif
+
+int
+pcap_dump_options_set_writer_thread(pcap_dump_options_t *o, size_t ring_size,
+    char *errbuf)
+{
+	if (o == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
+		return (PCAP_ERROR);
+	}
+	if (ring_size == 0) {
+		/* Off, pinning included. */
+		o->ring_size = 0;
+		o->cpu = -1;
+		return (0);
+	}
+#ifdef HAVE_PTHREADS
+	if (ring_size < SFC_MIN_RING || ring_size > SFC_MAX_RING) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "writer ring size %zu out of range (%d..%zu bytes)",
+		    ring_size, SFC_MIN_RING, SFC_MAX_RING);
+		return (PCAP_ERROR);
+	}
+#else
+	snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", SFC_NO_THREADS);
+	return (PCAP_ERROR);
+#endif
+	o->ring_size = ring_size;
+	return (0);
+}
+
+int
+pcap_dump_options_set_writer_cpu(pcap_dump_options_t *o, int cpu,
+    char *errbuf)
+{
+	if (o == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
+		return (PCAP_ERROR);
+	}
+	if (cpu == -1) {
+		o->cpu = -1;
+		return (0);
+	}
+	/*
+	 * Checked when the option is set, so that a bad CPU number is
+	 * reported when it is given rather than when the first file is
+	 * opened; the thread fails to start too if the CPU went away in
+	 * between.
+	 */
+#ifdef HAVE_PTHREADS
+	if (pcapint_writer_check_cpu(cpu, errbuf) != 0)
+		return (PCAP_ERROR);
+#else
+	snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	    "cannot pin the writer thread to CPU %d: %s", cpu, SFC_NO_THREADS);
+	return (PCAP_ERROR);
+#endif
+	o->cpu = cpu;
+	if (o->ring_size == 0)
+		o->ring_size = PCAP_DUMP_WRITER_RING_DEFAULT;
+	return (0);
+}
+
+int
+pcap_dump_options_set_writer_priority(pcap_dump_options_t *o, int nice_incr,
+    char *errbuf)
+{
+	if (o == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
+		return (PCAP_ERROR);
+	}
+	/*
+	 * Like the CPU, refused when it is given; it takes effect when a
+	 * dumper's writer thread starts, and only if there is one.
+	 */
+#ifdef HAVE_PTHREADS
+	if (pcapint_writer_check_nice(nice_incr, errbuf) != 0)
+		return (PCAP_ERROR);
+#else
+	if (nice_incr != 0) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "cannot lower the writer thread's priority: %s",
+		    SFC_NO_THREADS);
+		return (PCAP_ERROR);
+	}
+#endif
+	o->nice_incr = nice_incr;
+	return (0);
+}
+#endif
+
+/*
+ * The table of the containers' encoders, the default one, and what the
+ * encoders share.
+ */
+#ifdef HAVE_ZLIB
+#define	SFC_GZIP_ENCODER	(&pcapint_sfc_gzip_encoder)
+#else
+#define	SFC_GZIP_ENCODER	NULL
+#endif
+#ifdef HAVE_LIBLZ4
+#define	SFC_LZ4_ENCODER	(&pcapint_sfc_lz4_encoder)
+#else
+#define	SFC_LZ4_ENCODER	NULL
+#endif
+#ifdef HAVE_LIBZSTD
+#define	SFC_ZSTD_ENCODER	(&pcapint_sfc_zstd_encoder)
+#else
+#define	SFC_ZSTD_ENCODER	NULL
+#endif
+#ifdef SFC_LZOP_CONTAINER
+#ifdef HAVE_LIBLZO2
+#define	SFC_LZO_ENCODER	(&pcapint_sfc_lzo_encoder)
+#else
+#define	SFC_LZO_ENCODER	NULL
+#endif
+#endif
+
+const struct pcapint_sfc_encoder *const
+    pcapint_sfc_encoders[SFC_NCONTAINERS] = {
+	[SFC_STORE] = &pcapint_sfc_store,
+	[SFC_ZSTD] = SFC_ZSTD_ENCODER,
+	[SFC_LZ4] = SFC_LZ4_ENCODER,
+	[SFC_GZIP] = SFC_GZIP_ENCODER,
+#ifdef SFC_LZOP_CONTAINER
+	[SFC_LZO] = SFC_LZO_ENCODER,
+#endif
+};
+
+/*
+ * The containers' order is the order of preference: zstd comes first,
+ * so it is the default when it is built, as at its fast levels it is
+ * as quick as the others and writes fewer bytes.
+ */
+const struct pcapint_sfc_encoder *
+pcapint_sfc_default_encoder(void)
+{
+	u_int i;
+
+	for (i = 0; i < SFC_NCONTAINERS; i++) {
+		if (pcapint_sfc_encoders[i] != NULL &&
+		    pcapint_sfc_encoders[i]->compresses)
+			return (pcapint_sfc_encoders[i]);
+	}
+	return (&pcapint_sfc_store);
+}
+
+void
+pcapint_sfc_put_be32(u_char *p, uint32_t v)
+{
+	p[0] = (u_char)(v >> 24);
+	p[1] = (u_char)(v >> 16);
+	p[2] = (u_char)(v >> 8);
+	p[3] = (u_char)v;
+}
+
+void
+pcapint_sfc_put_le32(u_char *p, uint32_t v)
+{
+	p[0] = (u_char)v;
+	p[1] = (u_char)(v >> 8);
+	p[2] = (u_char)(v >> 16);
+	p[3] = (u_char)(v >> 24);
+}
+
+size_t
+pcapint_sfc_no_header(void *state _U_, u_char *out _U_)
+{
+	return (0);
+}
+
+/*
+ * The "store" container of compressed savefiles: no codec at all.  The
+ * dumper still collects records into blocks and writes each block with
+ * one write(), and the file is a plain pcap savefile.  A block goes out
+ * from where it was collected, without a copy.  There is nothing to
+ * read back here: a plain savefile is read by sf-pcap.c.
+ */
+
+/* No state; a non-NULL pointer says the creation succeeded. */
+static int store_state;
+
+static void *
+store_enc_create(int level _U_, size_t block_size _U_, char *errbuf _U_)
+{
+	return (&store_state);
+}
+
+static void
+store_enc_free(void *state _U_)
+{
+}
+
+/* Nothing is written to the output buffer: it needs no room. */
+static size_t
+store_enc_bound(void *state _U_, size_t len _U_)
+{
+	return (0);
+}
+
+static ssize_t
+store_enc_block(void *state _U_, const u_char *in, size_t len,
+    u_char *out _U_, size_t outsize _U_, int try_codec _U_, int *stored,
+    const u_char **res, char *errbuf _U_)
+{
+	*stored = 1;
+	*res = in;
+	return ((ssize_t)len);
+}
+
+const struct pcapint_sfc_encoder pcapint_sfc_store = {
+	SFC_STORE, 0,
+	0, 0, 0,
+	store_enc_create, store_enc_free, store_enc_bound, store_enc_block,
+	pcapint_sfc_no_header, pcapint_sfc_no_header, NULL,
+#ifdef SFC_ADAPTIVE_LEVEL
+	NULL		/* one level: no ladder */
+#endif
+};
+#ifdef SFC_DUMPER
+
+/*
+ * What the stages share.
+ */
+#define	PCAP_FILE_HDR_LEN	24	/* struct pcap_file_header on disk */
+#define	PCAP_REC_HDR_LEN	16	/* struct pcap_sf_pkthdr on disk */
+
+/*
+ * Counters that one thread updates and others read (statistics, the
+ * seek hook behind pcap_dump_ftell64()): only one thread ever stores,
+ * so a relaxed atomic store after a plain read is enough, and the
+ * readers load them atomically.  On most machines these are plain
+ * moves.
+ */
+#define	SFC_STORE(var, val)	__atomic_store_n(&(var), (val), __ATOMIC_RELAXED)
+#define	SFC_LOAD(var)		__atomic_load_n(&(var), __ATOMIC_RELAXED)
+
+/* A struct timespec in ns, for the clocks the dumper reads. */
+#define	SFC_TIMESPEC_NS(ts) \
+	((uint64_t)(ts).tv_sec * 1000000000u + (uint64_t)(ts).tv_nsec)
+
+/* A clock's time in ns, 0 if it cannot be read. */
+static uint64_t
+sfc_clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clock, &ts) != 0)
+		return (0);
+	return (SFC_TIMESPEC_NS(ts));
+}
+
+/*
+ * The assembler, the first stage of a dumper and the one place that
+ * parses the pcap byte stream.
+ *
+ * Bytes reach a dumper in two ways: pcap_dump() hands over whole
+ * records, and anything written to the dumper's FILE * (the file header
+ * from pcap_dump_fopen(), programs that fwrite() records of their own)
+ * arrives in pieces of any size.  The assembler follows the record
+ * structure of the stream either way, and puts the records into the
+ * block so that every block ends at a record boundary, which makes a
+ * file cut after any block a valid savefile: a record that does not fit
+ * in what is left of the block starts the next one, and only a record
+ * larger than a whole block spans blocks.  When a block is full it is
+ * handed to whoever moves blocks on, which gives the assembler an
+ * empty one to fill next.
+ *
+ * Records are in host byte order, as pcap_dump() writes them.
+ */
+struct sfc_assembler {
+	/* The block being filled. */
+	u_char	*buf;
+	size_t	fill;
+	size_t	full;		/* the fill at which it is full */
+	uint64_t records;	/* records that ended in it */
+
+	/*
+	 * Hand the full block on: the callee writes or queues buf[0,
+	 * fill), and calls sfc_assembler_next().  Returns 0,
+	 * or -1 once the dumper has a sticky error: from then on the
+	 * assembler stores nothing, but still counts the records.
+	 */
+	int	(*block_full)(void *ctx);
+	void	*ctx;
+	int	failed;
+#ifdef SFC_WRITER_THREAD
+
+	/*
+	 * If not NULL, told each time a record ends, for a consumer that
+	 * takes records one by one (the writer thread's ring).
+	 */
+	void	(*record_end)(void *ctx);
+#endif
+
+	/* The parse of the stream. */
+	uint64_t in_bytes;	/* bytes of pcap stream so far */
+	uint64_t in_records;	/* records, complete, so far */
+				/* (both read with SFC_LOAD() elsewhere) */
+	u_char	hdr[PCAP_REC_HDR_LEN];	/* the record header so far */
+	size_t	hdr_fill;
+	uint64_t body;		/* body bytes of the current record left */
+};
+
+/* Whether the stream is between records. */
+#define	SFC_AT_RECORD_BOUNDARY(a) \
+	((a)->in_bytes >= PCAP_FILE_HDR_LEN && (a)->hdr_fill == 0 && \
+	 (a)->body == 0)
+
+/*
+ * Start with an empty block; skip_file_header is set for a stream
+ * whose file header went elsewhere, so that it holds records only.
+ */
+static void
+sfc_assembler_init(struct sfc_assembler *a, u_char *buf,
+    size_t full, int skip_file_header, int (*block_full)(void *), void *ctx)
+{
+	memset(a, 0, sizeof(*a));
+	a->buf = buf;
+	a->full = full;
+	a->block_full = block_full;
+	a->ctx = ctx;
+	if (skip_file_header)
+		a->in_bytes = PCAP_FILE_HDR_LEN;
+}
+
+/*
+ * Hand on what is in the block now, if anything; 0, or -1 once the
+ * dumper has a sticky error (see block_full).
+ */
+static int
+sfc_assembler_flush(struct sfc_assembler *a)
+{
+	if (a->failed)
+		return (-1);
+	if (a->fill == 0)
+		return (0);
+	if (a->block_full(a->ctx) != 0) {
+		/*
+		 * Nothing is stored after an error, but records are still
+		 * counted, as lost: never report a failure to stdio, as
+		 * that would set the error flag of the FILE and
+		 * pcap_dump() would then drop every later record without
+		 * a trace.
+		 */
+		a->failed = 1;
+		a->fill = 0;
+		a->records = 0;
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * For block_full: the block was taken; fill buf next, full at full
+ * bytes.  buf may be the block just taken, whose contents go.
+ */
+static void
+sfc_assembler_next(struct sfc_assembler *a, u_char *buf,
+    size_t full)
+{
+	a->buf = buf;
+	a->fill = 0;
+	a->records = 0;
+	a->full = full;
+}
+#ifdef SFC_WRITER_THREAD
+#ifdef HAVE_PTHREADS
+
+/*
+ * From now on hand full blocks to block_full(ctx), starting with buf
+ * (what is in the block now moves there, if buf is another buffer).
+ */
+static void
+sfc_assembler_redirect(struct sfc_assembler *a, u_char *buf,
+    int (*block_full)(void *), void *ctx)
+{
+	if (buf != a->buf && a->fill != 0)
+		memmove(buf, a->buf, a->fill);
+	a->buf = buf;
+	a->block_full = block_full;
+	a->ctx = ctx;
+}
+#endif
+#endif
+
+/*
+ * Copy what fits of the len bytes at p into room bytes at dst, and
+ * advance past it; how much that was.
+ */
+static size_t
+sfc_take(u_char *dst, size_t room, const u_char **p, size_t *len)
+{
+	size_t n;
+
+	n = room < *len ? room : *len;
+	memcpy(dst, *p, n);
+	*p += n;
+	*len -= n;
+	return (n);
+}
+
+/*
+ * Append to the block; a block that fills up on the way (a record
+ * larger than a block) is handed on as it is.
+ */
+static void
+sfc_put(struct sfc_assembler *a, const u_char *p, size_t len)
+{
+	while (len != 0 && !a->failed) {
+		/*
+		 * At or past: a block whose size shrank may already hold
+		 * more than a block now holds.
+		 */
+		if (a->fill >= a->full) {
+			(void)sfc_assembler_flush(a);
+			continue;
+		}
+		a->fill += sfc_take(a->buf + a->fill, a->full - a->fill, &p,
+		    &len);
+	}
+}
+
+/*
+ * A record of len bytes, header included, begins: if it does not fit
+ * in what is left of the block, the block ends before it.
+ */
+static void
+sfc_record_begins(struct sfc_assembler *a, uint64_t len)
+{
+	if (a->fill != 0 && a->fill + len > a->full)
+		(void)sfc_assembler_flush(a);
+}
+
+static void
+sfc_record_ends(struct sfc_assembler *a)
+{
+	SFC_STORE(a->in_records, a->in_records + 1);
+	a->records++;
+#ifdef SFC_WRITER_THREAD
+	if (a->record_end != NULL)
+		a->record_end(a->ctx);
+#endif
+}
+
+/* Take len bytes of the stream, split anywhere. */
+static void
+sfc_assemble(struct sfc_assembler *a, const u_char *p,
+    size_t len)
+{
+	uint32_t caplen;
+	size_t n;
+
+	if (a->in_bytes < PCAP_FILE_HDR_LEN) {
+		n = PCAP_FILE_HDR_LEN - (size_t)a->in_bytes;
+		if (n > len)
+			n = len;
+		SFC_STORE(a->in_bytes, a->in_bytes + n);
+		sfc_put(a, p, n);
+		p += n;
+		len -= n;
+	}
+	SFC_STORE(a->in_bytes, a->in_bytes + len);
+	while (len != 0) {
+		if (a->hdr_fill < PCAP_REC_HDR_LEN) {
+			/* The header is put once it is whole. */
+			a->hdr_fill += sfc_take(a->hdr + a->hdr_fill,
+			    PCAP_REC_HDR_LEN - a->hdr_fill, &p, &len);
+			if (a->hdr_fill < PCAP_REC_HDR_LEN)
+				break;
+			memcpy(&caplen, a->hdr + 8, sizeof(caplen));
+			a->body = caplen;
+			sfc_record_begins(a, PCAP_REC_HDR_LEN + (uint64_t)caplen);
+			sfc_put(a, a->hdr, PCAP_REC_HDR_LEN);
+		} else {
+			n = len < a->body ? len : (size_t)a->body;
+			sfc_put(a, p, n);
+			a->body -= n;
+			p += n;
+			len -= n;
+		}
+		if (a->body == 0) {
+			a->hdr_fill = 0;
+			sfc_record_ends(a);
+		}
+	}
+}
+
+/*
+ * Take one whole record (hdr is PCAP_REC_HDR_LEN bytes); 0, or -1 if
+ * the stream is not at a record boundary, in which case nothing was
+ * taken and the record must be written as bytes of the stream.
+ */
+static int
+sfc_assemble_record(struct sfc_assembler *a, const void *hdr,
+    const u_char *data, size_t caplen)
+{
+	if (!SFC_AT_RECORD_BOUNDARY(a))
+		return (-1);
+	SFC_STORE(a->in_bytes, a->in_bytes + PCAP_REC_HDR_LEN + caplen);
+	sfc_record_begins(a, PCAP_REC_HDR_LEN + (uint64_t)caplen);
+	sfc_put(a, hdr, PCAP_REC_HDR_LEN);
+	sfc_put(a, data, caplen);
+	sfc_record_ends(a);
+	return (0);
+}
+
+/*
+ * The planner, which decides for each full block whether the codec
+ * runs on it and at which level, and learns from each written block
+ * what the next ones should be.  Its state (struct
+ * pcapint_sfc_planner, in sf-compress-write.h for the unit test) is
+ * written only through pcapint_sfc_planner_plan() and
+ * pcapint_sfc_planner_learn(), on the thread that writes.
+ *
+ * First, whether a block is worth trying to compress.
+ *
+ * Traffic that is already compressed or encrypted does not shrink, and
+ * trying costs the compressor's CPU on every block for nothing.  So
+ * after SFC_SKIP_AFTER blocks in a row that did not compress, the codec
+ * is tried only on every SFC_SKIP_EVERY-th block and the others are
+ * stored at once; one block that compresses again ends the skipping.
+ * On random payloads that makes compressing cheaper than writing the
+ * records plain, as storing a block is one copy into its container.
+ *
+ * Results are judged SFC_SKIP_LAG blocks late, so that blocks compressed
+ * in parallel skip exactly as blocks compressed one by one: random
+ * payloads are stored without trying from the 9th block on, rather than
+ * the 5th.
+ *
+ * These decisions are pure functions of the results of earlier blocks,
+ * so that they can be tested with made-up results and decide alike
+ * however the blocks are compressed: the planner keeps the results, and
+ * feeds them in.
+ */
+#define	SFC_SKIP_AFTER		4
+#define	SFC_SKIP_EVERY		16
+
+/* The result of a block, as the decisions see it. */
+enum sfc_block_result {
+	SFC_BLOCK_UNKNOWN,		/* none yet (the first blocks) */
+	SFC_BLOCK_COMPRESSED,
+	SFC_BLOCK_INCOMPRESSIBLE
+};
+
+/*
+ * Whether to try the codec on the next block, given the skip's state and
+ * the result of the block SFC_SKIP_LAG before it; *next gets the state
+ * for the block after.  Returns 1 to try the codec, 0 to store.
+ */
+static int
+sfc_policy_try_codec(const struct pcapint_sfc_skip *cur,
+    enum sfc_block_result lagged, struct pcapint_sfc_skip *next)
+{
+	*next = *cur;
+	switch (lagged) {
+
+	case SFC_BLOCK_UNKNOWN:
+		break;
+
+	case SFC_BLOCK_INCOMPRESSIBLE:
+		next->stored_run++;
+		break;
+
+	case SFC_BLOCK_COMPRESSED:
+		next->stored_run = 0;
+		next->skip_count = 0;
+		break;
+	}
+	if (next->stored_run >= SFC_SKIP_AFTER)
+		return ((++next->skip_count % SFC_SKIP_EVERY) == 0);
+	return (1);
+}
+
+/*
+ * A block that saved less than 1/32 of its size counts as
+ * incompressible: random payloads behind compressible record headers
+ * land there.
+ */
+static enum sfc_block_result
+sfc_policy_result(size_t in_len, size_t out_len, int stored)
+{
+	if (stored || out_len > in_len - in_len / 32)
+		return (SFC_BLOCK_INCOMPRESSIBLE);
+	return (SFC_BLOCK_COMPRESSED);
+}
+
+/*
+ * The planner proper.  The skip above, at every level, stores blocks
+ * without trying the codec while the traffic does not compress.  At a
+ * fixed level ("zstd:3"), the skip alone decides whether the codec
+ * runs.
+ */
+#ifdef SFC_ADAPTIVE_LEVEL
+/*
+ * When the level adapts ("zstd:auto", and "zstd" or the default with
+ * no level), the level controller of sf-compress-adapt.c first picks
+ * the rung of the codec's ladder, from what is measured of every block
+ * written, which pcapint_sfc_planner_measure() hands it: the CPU time
+ * the codec took on the thread that ran it, the time spent in write(),
+ * the wall-clock time between blocks, the bytes in and out and the
+ * writer's load.  Every block is a container frame of its own, so the
+ * level may change at any block and the file stays valid for every
+ * reader.
+ */
+
+/*
+ * The size of the blocks to fill from now on: that of the controller's
+ * rung, which moves when a written block is measured, so that the
+ * first block filled after a move has the new rung's size.
+ */
+static void
+sfc_planner_block_full(struct pcapint_sfc_planner *pl)
+{
+	if (pl->block_unit != 0)
+		pl->block_full = pl->block_unit *
+		    pl->adapt->ladder->rungs[pl->adapt->rung].scale;
+}
+
+/*
+ * The level controller of a dumper whose options let the level adapt,
+ * if its codec has a ladder of levels.
+ */
+static int
+sfc_planner_adapt_init(struct pcapint_sfc_planner *pl,
+    const struct pcap_dump_options *opts, int offline, char *errbuf)
+{
+	const struct pcapint_sfc_adapt_ladder *ladder;
+	u_int i, scale;
+
+	/* A container with a single level has nothing to choose from. */
+	if (!opts->adaptive || pl->codec->enc_level == NULL)
+		return (0);
+	ladder = pl->codec->ladder;
+	if (ladder == NULL)
+		return (0);
+	/*
+	 * Rungs may write larger blocks than the default (see the ladders
+	 * in the codecs' files); a size the caller set is kept at every
+	 * rung.  The buffers hold the largest, and their pages are only
+	 * touched once a rung fills them.  No block may exceed
+	 * SFC_MAX_BLOCK, the largest that a reader accepts; a ladder
+	 * that would go further keeps the default size.
+	 */
+	scale = 1;
+	for (i = 0; i < ladder->nrungs; i++) {
+		if (ladder->rungs[i].scale > scale)
+			scale = ladder->rungs[i].scale;
+	}
+	if (!opts->block_size_set && scale > 1 &&
+	    opts->block_size <= SFC_MAX_BLOCK / scale) {
+		pl->block_unit = opts->block_size;
+		pl->block_size = opts->block_size * scale;
+	}
+	pl->adapt = malloc(sizeof(*pl->adapt));
+	if (pl->adapt == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
+		return (-1);
+	}
+	/*
+	 * Copying a savefile loses no packet by waiting for the disk or
+	 * the CPU, so storing blocks to keep up gains nothing: the floor
+	 * is the fastest level that compresses.
+	 */
+	pcapint_sfc_adapt_init(pl->adapt, ladder, offline ? 1 : 0);
+	pl->level = ladder->rungs[pl->adapt->rung > 0 ?
+	    pl->adapt->rung : 1].level;
+	sfc_planner_block_full(pl);
+	return (0);
+}
+#endif
+
+int
+pcapint_sfc_planner_init(struct pcapint_sfc_planner *pl,
+    const struct pcap_dump_options *opts, int offline, char *errbuf)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->codec = opts->codec;
+	pl->level = opts->level;
+	pl->block_size = opts->block_size;
+	pl->block_full = opts->block_size;
+#ifdef SFC_ADAPTIVE_LEVEL
+	return (sfc_planner_adapt_init(pl, opts, offline, errbuf));
+#else
+	return (0);
+#endif
+}
+
+void
+pcapint_sfc_planner_free(struct pcapint_sfc_planner *pl)
+{
+#ifdef SFC_ADAPTIVE_LEVEL
+	free(pl->adapt);
+	pl->adapt = NULL;
+#endif
+}
+
+void
+pcapint_sfc_planner_plan(struct pcapint_sfc_planner *pl,
+    struct pcapint_sfc_block *b)
+{
+#ifdef SFC_ADAPTIVE_LEVEL
+	struct pcapint_sfc_adapt_choice choice;
+#endif
+	enum sfc_block_result lagged;
+	uint64_t n = pl->planned++;
+	int skip_tries;
+
+	/*
+	 * The skip sees the result of the block SFC_SKIP_LAG before this
+	 * one, whatever the level, so that it decides the same however
+	 * many blocks are being compressed at once.
+	 */
+	lagged = n >= SFC_SKIP_LAG ?
+	    (enum sfc_block_result)pl->results[n % SFC_SKIP_LAG] :
+	    SFC_BLOCK_UNKNOWN;
+	skip_tries = sfc_policy_try_codec(&pl->skip, lagged,
+	    &pl->skip);
+#ifdef SFC_ADAPTIVE_LEVEL
+	if (pl->adapt == NULL) {
+		b->rung = 0;
+		b->plan = PCAPINT_SFC_ADAPT_SKIP_DECIDES;
+	}
+#endif
+	b->level = pl->level;
+	b->try_codec = pl->codec->compresses && skip_tries;
+#ifdef SFC_ADAPTIVE_LEVEL
+	if (pl->adapt == NULL)
+		return;
+	pcapint_sfc_adapt_choose(pl->adapt, &choice);
+	b->level = choice.level;
+	b->rung = choice.rung;
+	b->plan = choice.how;
+	switch (choice.how) {
+
+	case PCAPINT_SFC_ADAPT_STORE_IT:
+		b->try_codec = 0;
+		break;
+
+	case PCAPINT_SFC_ADAPT_PROBE:
+		b->try_codec = 1;
+		break;
+
+	default:
+		b->try_codec = skip_tries;
+		break;
+	}
+#endif
+}
+
+void
+pcapint_sfc_planner_learn(struct pcapint_sfc_planner *pl,
+    const struct pcapint_sfc_block *b)
+{
+	u_char result = SFC_BLOCK_UNKNOWN;
+
+	if (pl->codec->compresses)
+		result = (u_char)sfc_policy_result(b->fill,
+		    (size_t)b->out_len, b->stored);
+#ifdef SFC_ADAPTIVE_LEVEL
+	/*
+	 * A block the controller chose to store tells the skip nothing
+	 * about the traffic.
+	 */
+	if (b->plan == PCAPINT_SFC_ADAPT_STORE_IT)
+		result = SFC_BLOCK_UNKNOWN;
+#endif
+	if (pl->codec->compresses)
+		pl->results[pl->learned % SFC_SKIP_LAG] = result;
+	pl->learned++;
+}
+#ifdef SFC_ADAPTIVE_LEVEL
+
+void
+pcapint_sfc_planner_measure(struct pcapint_sfc_planner *pl,
+    const struct pcapint_sfc_block *b, uint64_t write_ns,
+    const struct pcapint_sfc_load *load)
+{
+	struct pcapint_sfc_adapt_sample s;
+	uint64_t now;
+
+	SFC_STORE(pl->blocks_at[b->rung], pl->blocks_at[b->rung] + 1);
+	if (pl->adapt == NULL)
+		return;
+	now = sfc_clock_ns(CLOCK_MONOTONIC);
+	memset(&s, 0, sizeof(s));
+	s.rung = b->rung;
+	s.bytes_in = b->fill;
+	s.bytes_out = (uint64_t)b->out_len;
+	if (b->try_codec) {
+		s.tried_in = b->fill;
+		s.tried_out = (uint64_t)b->out_len;
+	}
+	s.cpu_ns = b->cpu_ns;
+	s.cold = b->cold;
+	s.write_ns = write_ns;
+	s.wall_ns = pl->last_sample_ns != 0 && now > pl->last_sample_ns ?
+	    now - pl->last_sample_ns : 0;
+	pl->last_sample_ns = now;
+	s.backlog = load->backlog;
+	s.ring_size = load->ring_size;
+	s.threads = load->threads > 0 ? load->threads : 1;
+	s.cpus = load->cpus;
+	s.producer_ns = load->producer_ns;
+	pcapint_sfc_adapt_feed(pl->adapt, &s);
+	SFC_STORE(pl->level_moves, pl->adapt->moves);
+	sfc_planner_block_full(pl);
+}
+
+/* The levels and the blocks at each, for pcap_dump_get_stats(). */
+static void
+sfc_planner_stats(struct pcapint_sfc_planner *pl,
+    struct pcap_dump_stats *st)
+{
+	const struct pcapint_sfc_adapt_ladder *ladder;
+	u_int i, n;
+
+	if (!pl->codec->compresses)
+		return;
+	if (pl->adapt == NULL) {
+		st->nlevels = 1;
+		st->levels[0] = pl->level;
+		st->blocks_at_level[0] = SFC_LOAD(pl->blocks_at[0]);
+		return;
+	}
+	/* The ladder never changes: only the counts need care. */
+	ladder = pl->adapt->ladder;
+	st->adaptive = 1;
+	st->level_changes = SFC_LOAD(pl->level_moves);
+	st->blocks_at_store = SFC_LOAD(pl->blocks_at[PCAPINT_SFC_ADAPT_STORE]);
+	n = 0;
+	for (i = 1; i < ladder->nrungs && n < PCAP_DUMP_STATS_LEVELS; i++) {
+		st->levels[n] = ladder->rungs[i].level;
+		st->blocks_at_level[n] = SFC_LOAD(pl->blocks_at[i]);
+		n++;
+	}
+	st->nlevels = (int)n;
+}
+#endif
+
+/*
+ * The codec stage: compressing a block with one call of its codec.
+ */
+
+/*
+ * The CPU time of the calling thread, which is what the codec costs.
+ * Where there is no such clock the codec seems free; Linux, the BSDs
+ * and macOS all have it.
+ */
+#ifdef CLOCK_THREAD_CPUTIME_ID
+#define	SFC_THREAD_CPU_NS()	sfc_clock_ns(CLOCK_THREAD_CPUTIME_ID)
+#else
+#define	SFC_THREAD_CPU_NS()	0
+#endif
+
+void
+pcapint_sfc_block_compress(const struct pcapint_sfc_encoder *codec,
+    struct pcapint_sfc_block *b)
+{
+	uint64_t start;
+
+	b->stored = 0;
+	b->ebuf[0] = '\0';
+	b->res = b->out;
+	b->cpu_ns = 0;
+	b->cold = 0;
+	if (b->try_codec && codec->enc_level != NULL &&
+	    codec->enc_level(b->enc, b->level, b->ebuf) == -1) {
+		b->out_len = -1;
+		return;
+	}
+	start = SFC_THREAD_CPU_NS();
+	b->out_len = codec->enc_block(b->enc, b->in, b->fill, b->out,
+	    b->out_size, b->try_codec, &b->stored, &b->res, b->ebuf);
+	b->cpu_ns = SFC_THREAD_CPU_NS() - start;
+	/*
+	 * The first block an encoder compresses at a level costs more
+	 * than the level does: the codec sets its tables up for the new
+	 * parameters, and the pages of larger tables are touched for the
+	 * first time.  Marked, it is left out of what the level costs.
+	 */
+	if (b->try_codec) {
+		b->cold = b->warm_level != b->level;
+		b->warm_level = b->level;
+	}
+}
+
+/*
+ * The sink, the last stage of a dumper.  It writes each block with
+ * write() (a stream header first, a trailer at the end), keeps the
+ * first error, which is sticky, and counts what is on disk.  It decides
+ * nothing about the blocks it is given.
+ */
+struct sfc_sink {
+	FILE	*raw;		/* where the blocks go */
+	int	fd;		/* fileno(raw) */
+	int64_t	base;		/* offset of raw when the dumper began */
+	const struct pcapint_sfc_encoder *codec;
+	const char *name;	/* the container's, for messages */
+	u_char	hdr[SFC_MAX_HEADER];	/* stream header not yet written */
+	size_t	hdr_len;
+
+	/* Read by other threads with SFC_LOAD(). */
+	uint64_t out_bytes;	/* bytes written */
+	uint64_t blocks;	/* blocks written */
+	uint64_t blocks_stored;	/* ... of them stored by a codec */
+	uint64_t records;	/* records written */
+
+	/*
+	 * The first error, sticky, 0 if none; stored with release
+	 * semantics after errmsg, so that a reader that sees it set
+	 * may read the message.
+	 */
+	int	err;
+	char	errmsg[PCAP_ERRBUF_SIZE];
+};
+
+/*
+ * Write to f, from its descriptor, blocks of codec whose encoder enc
+ * writes the stream header, if any, before the first block.  Whatever
+ * the caller had buffered on f goes out first.  0, or -1 with errbuf
+ * filled in.
+ */
+static int
+sfc_sink_init(struct sfc_sink *s, FILE *f,
+    const struct pcapint_sfc_encoder *codec, void *enc, char *errbuf)
+{
+	off_t off;
+
+	s->raw = f;
+	s->fd = fileno(f);
+	s->codec = codec;
+	s->name = SFC_ENCODER_NAME(codec);
+	/*
+	 * From here on we write to the descriptor, one write() per
+	 * block.
+	 */
+	if (fflush(f) == EOF) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "can't flush the output stream");
+		return (-1);
+	}
+	off = lseek(s->fd, 0, SEEK_CUR);
+	s->base = off > 0 ? (int64_t)off : 0;
+	/*
+	 * A stream header, in a container that has one, goes out with the
+	 * first block, so that a write error is sticky like any other.
+	 */
+	s->hdr_len = codec->enc_header(enc, s->hdr);
+	return (0);
+}
+
+/* Keep err and the message for what failed, unless an error is kept. */
+static void
+sfc_sink_fail(struct sfc_sink *s, int err, const char *what)
+{
+	if (s->err != 0)
+		return;
+	if (err == 0)
+		err = EIO;
+	pcapint_fmt_errmsg_for_errno(s->errmsg, sizeof(s->errmsg), err,
+	    "%s", what);
+	__atomic_store_n(&s->err, err, __ATOMIC_RELEASE);
+}
+#ifdef SFC_WRITER_THREAD
+
+/*
+ * The same from another thread than the one that writes, with msg as
+ * the whole message: the writer gave up on a stalled file, or the
+ * dumper never started (then msg may be NULL).
+ */
+static void
+sfc_sink_give_up(struct sfc_sink *s, int err,
+    const char *msg)
+{
+	int zero = 0;
+
+	if (__atomic_load_n(&s->err, __ATOMIC_ACQUIRE) != 0)
+		return;
+	if (msg != NULL)
+		snprintf(s->errmsg, sizeof(s->errmsg), "%s", msg);
+	(void)__atomic_compare_exchange_n(&s->err, &zero, err, 0,
+	    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+#endif
+
+static int
+sfc_sink_write(struct sfc_sink *s, const u_char *p, size_t len)
+{
+	ssize_t n;
+
+	while (len != 0) {
+#ifdef SFC_WRITER_THREAD
+		n = pcapint_writer_write_cancellable(s->fd, p, len);
+#else
+		n = write(s->fd, p, len);
+#endif
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			sfc_sink_fail(s, errno,
+			    "error writing compressed savefile");
+			return (-1);
+		}
+		p += n;
+		len -= (size_t)n;
+		SFC_STORE(s->out_bytes, s->out_bytes + (uint64_t)n);
+	}
+	return (0);
+}
+
+/*
+ * Write a compressed block (out_len < 0 if the codec failed, ebuf says
+ * why) and count it; *write_ns gets the time write() took.  0, or -1
+ * after an error, this one or an earlier one.
+ */
+static int
+sfc_sink_block(struct sfc_sink *s,
+    const struct pcapint_sfc_block *b, uint64_t *write_ns)
+{
+	uint64_t start;
+
+	*write_ns = 0;
+	if (s->err != 0)
+		return (-1);
+	if (b->out_len < 0) {
+		snprintf(s->errmsg, sizeof(s->errmsg),
+		    "%s compression failed: %.200s", s->name, b->ebuf);
+		__atomic_store_n(&s->err, EIO, __ATOMIC_RELEASE);
+		return (-1);
+	}
+	if (s->hdr_len != 0) {
+		if (sfc_sink_write(s, s->hdr, s->hdr_len) == -1)
+			return (-1);
+		s->hdr_len = 0;
+	}
+	start = sfc_clock_ns(CLOCK_MONOTONIC);
+	if (sfc_sink_write(s, b->res, (size_t)b->out_len) == -1)
+		return (-1);
+	*write_ns = sfc_clock_ns(CLOCK_MONOTONIC) - start;
+	/* Storing without a codec is not a codec giving up. */
+	if (b->stored && s->codec->compresses)
+		SFC_STORE(s->blocks_stored, s->blocks_stored + 1);
+	SFC_STORE(s->blocks, s->blocks + 1);
+	SFC_STORE(s->records, s->records + b->records);
+	return (0);
+}
+
+/*
+ * The end of the stream: the codec's trailer, if anything was written,
+ * then close raw unless it is the standard output.  0, or -1 after an
+ * error.
+ */
+static int
+sfc_sink_close(struct sfc_sink *s, void *enc)
+{
+	u_char trailer[SFC_MAX_HEADER];
+	size_t n;
+	int ret;
+
+	if (s->err == 0 && s->blocks != 0) {
+		n = s->codec->enc_trailer(enc, trailer);
+		if (n != 0)
+			(void)sfc_sink_write(s, trailer, n);
+	}
+	ret = s->err != 0 ? -1 : 0;
+	/* Don't close the standard output, which the program may still use. */
+	if (s->raw != stdout) {
+		if (fclose(s->raw) == EOF && ret == 0)
+			ret = -1;
+	}
+	s->raw = NULL;
+	return (ret);
+}
+
+/* Where the file ends: raw's offset when we began plus what we wrote. */
+static int64_t
+sfc_sink_tell(struct sfc_sink *s)
+{
+	return (s->base + (int64_t)SFC_LOAD(s->out_bytes));
+}
+
+/*
+ * The stages of a dumper, composed.  Here, the full block goes through
+ * the stages on the thread that filled it.
+ */
+struct sfc_pipeline {
+	const struct pcapint_sfc_encoder *codec;
+	struct sfc_assembler assembler;
+	struct pcapint_sfc_planner planner;
+	struct sfc_sink sink;
+
+	/* The codec stage on the thread that fills blocks. */
+	u_char	*buf;		/* the block the assembler began with */
+	void	*enc;
+	int	enc_warm_level;	/* as warm_level in a block, for enc */
+	u_char	*out;		/* one compressed block; NULL for store */
+	size_t	out_size;
+#if defined(SFC_WRITER_THREAD) && defined(SFC_ADAPTIVE_LEVEL)
+
+	/*
+	 * The writer thread's load, for the level that adapts: NULL
+	 * without a writer thread.
+	 */
+	void	(*load)(void *ctx, struct pcapint_sfc_load *);
+	void	*load_ctx;
+#endif
+};
+
+/*
+ * A compressed block to the sink, then what it measured to the planner:
+ * blocks must come in the order they were planned.  0, or -1 after an
+ * error.
+ */
+static int
+sfc_pipeline_write(struct sfc_pipeline *pl,
+    const struct pcapint_sfc_block *b)
+{
+#ifdef SFC_ADAPTIVE_LEVEL
+	struct pcapint_sfc_load load;
+#endif
+	uint64_t write_ns;
+
+	if (sfc_sink_block(&pl->sink, b, &write_ns) != 0)
+		return (-1);
+	pcapint_sfc_planner_learn(&pl->planner, b);
+#ifdef SFC_ADAPTIVE_LEVEL
+	memset(&load, 0, sizeof(load));
+#ifdef SFC_WRITER_THREAD
+	if (pl->load != NULL)
+		pl->load(pl->load_ctx, &load);
+#endif
+	pcapint_sfc_planner_measure(&pl->planner, b, write_ns, &load);
+#endif
+	return (0);
+}
+
+/*
+ * The assembler's block_full: the full block through the planner, the
+ * codec and the sink, here and now.
+ */
+static int
+sfc_pipeline_block_full(void *ctx)
+{
+	struct sfc_pipeline *pl = ctx;
+	struct sfc_assembler *a = &pl->assembler;
+	struct pcapint_sfc_block b;
+	int ret;
+
+	if (pl->sink.err != 0)
+		return (-1);
+	b.in = a->buf;
+	b.fill = a->fill;
+	b.records = a->records;
+	b.out = pl->out;
+	b.out_size = pl->out_size;
+	b.enc = pl->enc;
+	b.warm_level = pl->enc_warm_level;
+	pcapint_sfc_planner_plan(&pl->planner, &b);
+	pcapint_sfc_block_compress(pl->codec, &b);
+	pl->enc_warm_level = b.warm_level;
+	ret = sfc_pipeline_write(pl, &b);
+	sfc_assembler_next(a, a->buf, pl->planner.block_full);
+	return (ret);
+}
+#if defined(SFC_WRITER_THREAD) && defined(SFC_ADAPTIVE_LEVEL)
+#ifdef HAVE_PTHREADS
+
+/*
+ * Tell the planner the writer thread's load with load(ctx), from now on
+ * (NULL: no writer thread).
+ */
+static void
+sfc_pipeline_set_load(struct sfc_pipeline *pl,
+    void (*load)(void *, struct pcapint_sfc_load *), void *ctx)
+{
+	pl->load = load;
+	pl->load_ctx = ctx;
+}
+#endif
+#endif
+
+/* Free everything, writing nothing; for a dumper that never started. */
+static void
+sfc_pipeline_free(struct sfc_pipeline *pl)
+{
+	if (pl->enc != NULL)
+		pl->codec->enc_free(pl->enc);
+	pl->enc = NULL;
+	pcapint_sfc_planner_free(&pl->planner);
+	free(pl->buf);
+	pl->buf = NULL;
+	free(pl->out);
+	pl->out = NULL;
+}
+
+/*
+ * Set the stages up to write to f with opts; offline as for the
+ * planner.  0, or -1 with errbuf filled in and everything freed (f is
+ * left open).
+ */
+static int
+sfc_pipeline_open(struct sfc_pipeline *pl, FILE *f,
+    const struct pcap_dump_options *opts, int offline, char *errbuf)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->codec = opts->codec;
+	/* The level, and with it the size of the blocks. */
+	if (pcapint_sfc_planner_init(&pl->planner, opts, offline,
+	    errbuf) != 0)
+		return (-1);
+	pl->buf = malloc(pl->planner.block_size);
+	if (pl->buf == NULL)
+		goto nomem;
+	pl->enc = pl->codec->enc_create(pl->planner.level,
+	    pl->planner.block_size, errbuf);
+	if (pl->enc == NULL)
+		goto fail;
+	pl->enc_warm_level = SFC_COLD_LEVEL;
+	/* 0 for "store", which writes the block from where it is. */
+	pl->out_size = pl->codec->enc_bound(pl->enc, pl->planner.block_size);
+	if (pl->out_size != 0) {
+		pl->out = malloc(pl->out_size);
+		if (pl->out == NULL)
+			goto nomem;
+	}
+	if (sfc_sink_init(&pl->sink, f, pl->codec, pl->enc,
+	    errbuf) != 0)
+		goto fail;
+	sfc_assembler_init(&pl->assembler, pl->buf,
+	    pl->planner.block_full, 0, sfc_pipeline_block_full, pl);
+	return (0);
+
+nomem:
+	pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
+	    "malloc");
+fail:
+	sfc_pipeline_free(pl);
+	return (-1);
+}
+
+/*
+ * The last block, the trailer, and raw closed (not the standard
+ * output); everything is freed.  0, or -1 after an error.
+ */
+static int
+sfc_pipeline_close(struct sfc_pipeline *pl)
+{
+	int ret;
+
+	(void)sfc_assembler_flush(&pl->assembler);
+	ret = sfc_sink_close(&pl->sink, pl->enc);
+	sfc_pipeline_free(pl);
+	return (ret);
+}
+
+/* Every stage's figures, for pcap_dump_get_stats(). */
+static void
+sfc_pipeline_stats(struct sfc_pipeline *pl,
+    struct pcap_dump_stats *s)
+{
+	/*
+	 * Error first: once it is set, nothing more is written, so the
+	 * counts below cannot move on to a state it does not explain.
+	 */
+	s->error = __atomic_load_n(&pl->sink.err, __ATOMIC_ACQUIRE);
+	s->records_written = SFC_LOAD(pl->sink.records);
+	s->records = SFC_LOAD(pl->assembler.in_records);
+	s->bytes_in = SFC_LOAD(pl->assembler.in_bytes);
+	s->bytes_out = SFC_LOAD(pl->sink.out_bytes);
+	s->blocks = SFC_LOAD(pl->sink.blocks);
+	s->blocks_stored = SFC_LOAD(pl->sink.blocks_stored);
+#ifdef SFC_ADAPTIVE_LEVEL
+	sfc_planner_stats(&pl->planner, s);
+#endif
+}
+#ifdef SFC_WRITER_THREAD
+#ifdef HAVE_PTHREADS
+
+/*
+ * The compression helpers: compressing a dumper's blocks on more than
+ * one CPU.
+ *
+ * Why: with a writer thread, copying a savefile into a compressed one
+ * is bounded by that one thread, which copies every record out of the
+ * ring into a block, compresses the block and write()s it, while the thread
+ * reading the savefile mostly waits for room in the ring.  Compression
+ * is almost all of the writer's CPU and each block is compressed on its
+ * own, so blocks can be compressed side by side.
+ *
+ * How: a fixed set of SFC_JOBS_SLOTS slots, each with its input block,
+ * output buffer and encoder.  The writer thread fills the slot of block
+ * n, submits it, and goes on filling the next slot; helper threads take
+ * the oldest submitted block, compress it and mark it done; the writer
+ * thread write()s the blocks strictly in order, one write() per block as
+ * without helpers, and reuses a slot only once its block is written.
+ * When the writer thread needs a slot whose block is not compressed yet,
+ * it compresses a queued block itself rather than wait idle, so with
+ * one helper two CPUs compress.  Memory stays at SFC_JOBS_SLOTS blocks,
+ * their output buffers and encoders, however many helpers there are.
+ *
+ * A writer that may run on one CPU only still gets one helper: then
+ * the two take turns on that CPU, and what the helper buys is overlap.
+ * A writer alone compresses a block, then blocks in write() while the
+ * CPU idles, then compresses the next; with a helper, the next block is
+ * compressed while write() waits, so a slow disk is kept busy all the
+ * time and the CPU that compressing costs is no longer lost to it.
+ * Taking turns costs two context switches per block.
+ *
+ * Everything shared (the slots' states, the queue, the stop request) is
+ * under one mutex: it is taken a few times per block (1 MiB by
+ * default), not per record, and a mutex hand-over is what orders the
+ * slot's contents between the writer and a helper (the writer fills a
+ * slot, then marks it queued under the mutex; a helper claims it under
+ * the mutex, so it sees the filled block; the same the other way for
+ * the results).
+ *
+ * Helper threads are started by the writer thread, so they inherit its
+ * blocked signals, its CPU affinity (pinned to a CPU, they share its
+ * CPU, and sfc_jobs_helpers() then starts one) and, on Linux, where
+ * the nice value is per thread, its lowered priority.
+ * They are named "pcap-compress" where threads can be named, as the
+ * writer thread is named "pcap-writer", so they can be told apart in
+ * top -H and ps -L.
+ */
+
+/*
+ * Block slots.  Block number n (counted from 0 when the jobs start)
+ * always goes in slot n % SFC_JOBS_SLOTS, and a slot is only filled
+ * again once its previous block has been written, so when block n is
+ * submitted block n - SFC_JOBS_SLOTS is on disk, whatever the threads
+ * did: the planner bases the incompressible-block skip on exactly that
+ * block's result, which keeps the output the same with and without
+ * helpers.
+ * Four slots (SFC_SKIP_LAG): one being filled, one for each of two
+ * compressing threads, one compressed and waiting for its write().
+ */
+#define	SFC_JOBS_SLOTS		SFC_SKIP_LAG
+#define	SFC_JOBS_MAX_HELPERS	(SFC_JOBS_SLOTS - 1)
+
+enum {
+	SLOT_FREE,	/* the writer thread's */
+	SLOT_QUEUED,	/* submitted, waiting for a thread */
+	SLOT_RUNNING,	/* being compressed */
+	SLOT_DONE	/* compressed, until the writer takes it back */
+};
+
+struct sfc_jobs {
+	const struct pcapint_sfc_encoder *codec;
+	struct pcapint_sfc_block slot[SFC_JOBS_SLOTS];
+
+	/* Under the lock. */
+	pthread_mutex_t	lock;
+	pthread_cond_t	work;		/* helpers wait for a queued block */
+	pthread_cond_t	done;		/* the writer waits for a result */
+	int		state[SFC_JOBS_SLOTS];
+	uint64_t	seq[SFC_JOBS_SLOTS];	/* block number in the slot */
+	int		stop;
+
+	u_int		nhelpers;
+	pthread_t	helper[SFC_JOBS_MAX_HELPERS];
+};
+
+/*
+ * The CPUs the calling thread may run on: its affinity, which helpers
+ * inherit, or the CPUs online; at least 1.
+ */
+static u_int
+sfc_jobs_cpus(void)
+{
+	long n;
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+	cpu_set_t cpus;
+#endif
+
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+	/*
+	 * Helpers inherit the writer's affinity: count the CPUs it may
+	 * use, not the machine's.
+	 */
+	if (pthread_getaffinity_np(pthread_self(), sizeof(cpus), &cpus) == 0 &&
+	    CPU_COUNT(&cpus) < n)
+		n = CPU_COUNT(&cpus);
+#endif
+	return (n > 1 ? (u_int)n : 1);
+}
+
+/*
+ * How many helper threads a writer thread should start: one less than
+ * the CPUs it may run on, at most SFC_JOBS_MAX_HELPERS, and one on a
+ * single CPU, where the helper compresses while the writer waits in
+ * write().  Call it on the writer thread.
+ */
+static u_int
+sfc_jobs_helpers(void)
+{
+	u_int n = sfc_jobs_cpus();
+
+	/* On one CPU, one helper: see the top of this section. */
+	if (n <= 1)
+		return (1);
+	if (n - 1 > SFC_JOBS_MAX_HELPERS)
+		return (SFC_JOBS_MAX_HELPERS);
+	return (n - 1);
+}
+
+/*
+ * The queued block with the lowest number, claimed for the caller, or
+ * -1; under the lock.  Oldest first, because the writer writes in order
+ * and waits for the oldest.
+ */
+static int
+jobs_claim(struct sfc_jobs *j)
+{
+	int i, best;
+
+	best = -1;
+	for (i = 0; i < SFC_JOBS_SLOTS; i++) {
+		if (j->state[i] == SLOT_QUEUED &&
+		    (best == -1 || j->seq[i] < j->seq[best]))
+			best = i;
+	}
+	if (best != -1)
+		j->state[best] = SLOT_RUNNING;
+	return (best);
+}
+
+/* Compress slot i, claimed under the lock, which is held on return. */
+static void
+jobs_run(struct sfc_jobs *j, int i)
+{
+	pthread_mutex_unlock(&j->lock);
+	pcapint_sfc_block_compress(j->codec, &j->slot[i]);
+	pthread_mutex_lock(&j->lock);
+	j->state[i] = SLOT_DONE;
+	pthread_cond_broadcast(&j->done);
+}
+
+static void *
+jobs_helper(void *arg)
+{
+	struct sfc_jobs *j = arg;
+	int i;
+
+	pcapint_writer_set_name("pcap-compress");
+	pthread_mutex_lock(&j->lock);
+	while (!j->stop) {
+		i = jobs_claim(j);
+		if (i == -1)
+			pthread_cond_wait(&j->work, &j->lock);
+		else
+			jobs_run(j, i);
+	}
+	pthread_mutex_unlock(&j->lock);
+	return (NULL);
+}
+
+static void
+jobs_free(struct sfc_jobs *j)
+{
+	int i;
+
+	for (i = 0; i < SFC_JOBS_SLOTS; i++) {
+		if (j->slot[i].enc != NULL)
+			j->codec->enc_free(j->slot[i].enc);
+		free(j->slot[i].in);
+		free(j->slot[i].out);
+	}
+	pthread_cond_destroy(&j->done);
+	pthread_cond_destroy(&j->work);
+	pthread_mutex_destroy(&j->lock);
+	free(j);
+}
+
+/*
+ * Stop and join the helpers and free everything; blocks still queued
+ * are thrown away (the caller waited for those it wanted).
+ */
+static void
+sfc_jobs_stop(struct sfc_jobs *j)
+{
+	u_int h;
+
+	pthread_mutex_lock(&j->lock);
+	j->stop = 1;
+	pthread_cond_broadcast(&j->work);
+	pthread_mutex_unlock(&j->lock);
+	for (h = 0; h < j->nhelpers; h++)
+		pthread_join(j->helper[h], NULL);
+	jobs_free(j);
+}
+
+/*
+ * Allocate the slots, each with its own encoder, and start nhelpers
+ * helper threads, from the calling thread (the writer thread), whose
+ * signal mask, CPU affinity and, on Linux, nice value they inherit.
+ * Returns NULL with errbuf filled in on failure.
+ */
+static struct sfc_jobs *
+sfc_jobs_start(const struct pcapint_sfc_encoder *codec, int level,
+    size_t block_size, u_int nhelpers, char *errbuf)
+{
+	struct sfc_jobs *j;
+	struct pcapint_sfc_block *b;
+	int i, err;
+
+	if (nhelpers > SFC_JOBS_MAX_HELPERS)
+		nhelpers = SFC_JOBS_MAX_HELPERS;
+	j = calloc(1, sizeof(*j));
+	if (j == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
+		    "malloc");
+		return (NULL);
+	}
+	j->codec = codec;
+	pthread_mutex_init(&j->lock, NULL);
+	pthread_cond_init(&j->work, NULL);
+	pthread_cond_init(&j->done, NULL);
+	for (i = 0; i < SFC_JOBS_SLOTS; i++) {
+		b = &j->slot[i];
+		b->enc = codec->enc_create(level, block_size, errbuf);
+		if (b->enc == NULL) {
+			jobs_free(j);
+			return (NULL);
+		}
+		b->warm_level = SFC_COLD_LEVEL;
+		b->out_size = codec->enc_bound(b->enc, block_size);
+		b->in = malloc(block_size);
+		b->out = malloc(b->out_size);
+		if (b->in == NULL || b->out == NULL) {
+			pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+			    errno, "malloc");
+			jobs_free(j);
+			return (NULL);
+		}
+	}
+	/* Default attributes: inherit the writer's affinity and nice. */
+	for (j->nhelpers = 0; j->nhelpers < nhelpers; j->nhelpers++) {
+		err = pthread_create(&j->helper[j->nhelpers], NULL,
+		    jobs_helper, j);
+		if (err != 0) {
+			pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+			    err, "cannot start a compression thread");
+			sfc_jobs_stop(j);
+			return (NULL);
+		}
+	}
+	return (j);
+}
+#ifdef SFC_ADAPTIVE_LEVEL
+
+/* How many helpers were started. */
+static u_int
+sfc_jobs_nhelpers(struct sfc_jobs *j)
+{
+	return (j->nhelpers);
+}
+#endif
+
+/* The slot of block n, for the writer thread to fill. */
+static struct pcapint_sfc_block *
+sfc_jobs_slot(struct sfc_jobs *j, uint64_t n)
+{
+	return (&j->slot[n % SFC_JOBS_SLOTS]);
+}
+
+/* Queue block n, filled in, for compression. */
+static void
+sfc_jobs_submit(struct sfc_jobs *j, uint64_t n)
+{
+	int i = (int)(n % SFC_JOBS_SLOTS);
+
+	/*
+	 * A block to be stored is only copied into its container: doing
+	 * that here, while the block is in this CPU's cache, is cheaper
+	 * than handing it to another CPU.  On 200 MB of random 1518-byte
+	 * frames, where nearly every block is stored, the hand-over made
+	 * the copy slower than without helpers.
+	 */
+	if (!j->slot[i].try_codec)
+		pcapint_sfc_block_compress(j->codec, &j->slot[i]);
+	pthread_mutex_lock(&j->lock);
+	j->seq[i] = n;
+	if (j->slot[i].try_codec) {
+		j->state[i] = SLOT_QUEUED;
+		pthread_cond_signal(&j->work);
+	} else
+		j->state[i] = SLOT_DONE;
+	pthread_mutex_unlock(&j->lock);
+}
+
+/* 1 if block n is compressed (sfc_jobs_wait() would not wait). */
+static int
+sfc_jobs_ready(struct sfc_jobs *j, uint64_t n)
+{
+	int i = (int)(n % SFC_JOBS_SLOTS), ready;
+
+	pthread_mutex_lock(&j->lock);
+	ready = j->state[i] == SLOT_DONE;
+	pthread_mutex_unlock(&j->lock);
+	return (ready);
+}
+
+/*
+ * Wait until block n is compressed, compressing queued blocks on this
+ * thread meanwhile, and give its slot back to the caller.
+ */
+static struct pcapint_sfc_block *
+sfc_jobs_wait(struct sfc_jobs *j, uint64_t n)
+{
+	int i = (int)(n % SFC_JOBS_SLOTS), k;
+
+	pthread_mutex_lock(&j->lock);
+	while (j->state[i] != SLOT_DONE) {
+		/*
+		 * Not done: help rather than wait, oldest first, which
+		 * is block n itself unless a helper has it already.
+		 */
+		k = jobs_claim(j);
+		if (k != -1)
+			jobs_run(j, k);
+		else
+			pthread_cond_wait(&j->done, &j->lock);
+	}
+	j->state[i] = SLOT_FREE;
+	pthread_mutex_unlock(&j->lock);
+	return (&j->slot[i]);
+}
+
+/*
+ * The glue of a dumper's writer thread (sf-writer.c) and its
+ * compression helpers (above).  Built with pthreads only; without them,
+ * the stubs after this section stand in for it.
+ *
+ * The application's thread, in pcap_dump(), only hands whole records to
+ * the writer's ring.  The writer thread runs the dumper's stages (the
+ * pipeline above) on them, exactly as the application's thread does
+ * without a writer thread, so the file is the same byte for byte; with
+ * helpers, the codec stage of several blocks runs at once.
+ */
+
+/*
+ * Copying a savefile through a writer thread, the capture waits for
+ * room in the ring instead of dropping (see sf-writer.c), so the ring
+ * must hold the largest record there can be, or that record could
+ * never go in: at least this much, whatever size was asked for.
+ */
+#define	SFC_MIN_BLOCKING_RING	(MAXIMUM_SNAPLEN + PCAP_REC_HDR_LEN)
+
+/*
+ * ... and at most this much: reading a savefile is faster than any
+ * writer, so the ring is always full and the reading waits for room
+ * whatever its size, and every page of a larger ring is only one more
+ * page fault the first time round.
+ */
+#define	SFC_MAX_BLOCKING_RING	(4 * 1024 * 1024)
+
+struct sfc_thr {
+	struct pcapint_writer *writer;
+	struct sfc_pipeline *pl;	/* the writer thread's */
+
+	/*
+	 * The application's side: records written to the FILE * as
+	 * bytes, assembled whole in the stage before they go to the
+	 * ring, so that a record the ring has no room for is dropped
+	 * whole and counted, never torn.
+	 */
+	struct sfc_assembler stage;
+	u_char	*stage_buf;
+	int	oversized;	/* the record is larger than the stage */
+	uint64_t too_big;	/* such records, dropped */
+
+	/*
+	 * Blocks compressed in parallel (the compression helpers), on the
+	 * writer thread only: the assembler then fills the input of the
+	 * slot of block job_next.
+	 */
+	struct sfc_jobs *jobs;
+	int	jobs_tried;
+	u_int	jobs_cpus;	/* CPUs the writer and its helpers may use */
+	uint64_t job_next;	/* blocks submitted */
+	uint64_t job_written;	/* ... of them written (or dropped) */
+#ifdef SFC_ADAPTIVE_LEVEL
+
+	/*
+	 * A copy of a savefile: the CPU clock of the thread that opened
+	 * the dumper, which is the one that reads the savefile and calls
+	 * pcap_dump() in every program we know of, for the level
+	 * controller's rule for copies.  Were another thread to call
+	 * pcap_dump(), the producer would seem to cost nothing, and that
+	 * rule would only compress less.
+	 */
+	int	have_producer_clock;
+	clockid_t producer_clock;
+	uint64_t producer_last;	/* its CPU time at the last sample, ns */
+#endif
+};
+
+/*
+ * Write the compressed blocks in order: all of those submitted before
+ * block upto, waiting for them if need be, then any that are ready.
+ * After an error they are dropped unwritten, their records lost.
+ */
+static void
+sfc_jobs_collect(struct sfc_thr *t, uint64_t upto)
+{
+	struct pcapint_sfc_block *b;
+
+	while (t->job_written < t->job_next) {
+		if (t->job_written >= upto &&
+		    !sfc_jobs_ready(t->jobs, t->job_written))
+			break;
+		b = sfc_jobs_wait(t->jobs, t->job_written);
+		(void)sfc_pipeline_write(t->pl, b);
+		t->job_written++;
+	}
+}
+
+/*
+ * The assembler's block_full with helpers: plan the full block, hand it
+ * to the compressing threads and go on in the next slot, once the
+ * block that was in it before is written.
+ */
+static int
+sfc_jobs_block_full(void *ctx)
+{
+	struct sfc_thr *t = ctx;
+	struct sfc_pipeline *pl = t->pl;
+	struct sfc_assembler *a = &pl->assembler;
+	struct pcapint_sfc_block *b;
+
+	if (pl->sink.err != 0)
+		return (-1);
+	b = sfc_jobs_slot(t->jobs, t->job_next);
+	b->fill = a->fill;
+	b->records = a->records;
+	pcapint_sfc_planner_plan(&pl->planner, b);
+	sfc_jobs_submit(t->jobs, t->job_next);
+	t->job_next++;
+	sfc_jobs_collect(t, t->job_next >= SFC_JOBS_SLOTS ?
+	    t->job_next - SFC_JOBS_SLOTS + 1 : 0);
+	sfc_assembler_next(a,
+	    sfc_jobs_slot(t->jobs, t->job_next)->in,
+	    pl->planner.block_full);
+	return (pl->sink.err != 0 ? -1 : 0);
+}
+
+/*
+ * On the writer thread, at its first records: compress on more than one
+ * CPU if it may use more than one.  Without helpers, or if they cannot
+ * be had, blocks are compressed on the writer thread, into the same
+ * file; a failure here costs speed, not data, so it is not an error.
+ */
+static void
+sfc_jobs_begin(struct sfc_thr *t)
+{
+	struct sfc_pipeline *pl = t->pl;
+	struct sfc_assembler *a = &pl->assembler;
+	struct pcapint_sfc_block *b;
+	char ebuf[PCAP_ERRBUF_SIZE];
+	u_int n;
+
+	t->jobs_tried = 1;
+	if (!pl->codec->compresses || (n = sfc_jobs_helpers()) == 0)
+		return;
+	t->jobs_cpus = sfc_jobs_cpus();
+	t->jobs = sfc_jobs_start(pl->codec, pl->planner.level,
+	    pl->planner.block_size, n, ebuf);
+	if (t->jobs == NULL)
+		return;
+	/* The file header, or whatever is in the block, moves over. */
+	b = sfc_jobs_slot(t->jobs, 0);
+	sfc_assembler_redirect(a, b->in, sfc_jobs_block_full, t);
+}
+
+/* After the writer thread is gone: everything is written or lost. */
+static void
+sfc_jobs_end(struct sfc_thr *t)
+{
+	struct sfc_pipeline *pl = t->pl;
+	struct sfc_assembler *a = &pl->assembler;
+
+	if (t->jobs == NULL)
+		return;
+	sfc_jobs_stop(t->jobs);
+	t->jobs = NULL;
+	sfc_assembler_next(a, pl->buf, a->full);
+	sfc_assembler_redirect(a, pl->buf,
+	    sfc_pipeline_block_full, pl);
+}
+
+/*
+ * The application's side.  A record that arrives as bytes (only callers
+ * of fwrite() other than pcap_dump() do that) is assembled in the stage
+ * and goes to the ring once whole; one larger than the stage is counted
+ * and dropped.  No system call, lock or allocation here.
+ */
+static int
+sfc_stage_full(void *ctx)
+{
+	struct sfc_thr *t = ctx;
+
+	t->oversized = 1;
+	sfc_assembler_next(&t->stage, t->stage.buf, t->stage.full);
+	return (0);
+}
+
+static void
+sfc_stage_record_end(void *ctx)
+{
+	struct sfc_thr *t = ctx;
+
+	if (t->oversized)
+		t->too_big++;
+	else
+		(void)pcapint_writer_put(t->writer, t->stage.buf,
+		    t->stage.fill);
+	t->oversized = 0;
+	sfc_assembler_next(&t->stage, t->stage.buf, t->stage.full);
+}
+
+/*
+ * On the application's thread: bytes fwrite() to the dumper, and a
+ * whole record from pcap_dump() (0 taken, -1 to go the long way,
+ * through fwrite()); a flush and the statistics the thread keeps are
+ * below.
+ */
+static void
+sfc_thr_write(struct sfc_thr *t, const u_char *p, size_t len)
+{
+	sfc_assemble(&t->stage, p, len);
+}
+
+static int
+sfc_thr_record(struct sfc_thr *t, const void *hdr,
+    const u_char *data, bpf_u_int32 caplen)
+{
+	/* Someone fwrite()s part of a record: take the long way. */
+	if (!SFC_AT_RECORD_BOUNDARY(&t->stage))
+		return (-1);
+	(void)pcapint_writer_put2(t->writer, hdr, PCAP_REC_HDR_LEN, data,
+	    caplen);
+	return (0);
+}
+
+/* The writer thread's side: the same stages as without a thread. */
+static int
+sfc_thr_consume(void *ctx, const unsigned char *buf, size_t len)
+{
+	struct sfc_thr *t = ctx;
+
+	if (!t->jobs_tried)
+		sfc_jobs_begin(t);
+	sfc_assemble(&t->pl->assembler, buf, len);
+	return (t->pl->sink.err);
+}
+
+static int
+sfc_thr_writer_flush(void *ctx)
+{
+	struct sfc_thr *t = ctx;
+
+	(void)sfc_assembler_flush(&t->pl->assembler);
+	/* Everything handed over is on disk once this returns. */
+	if (t->jobs != NULL)
+		sfc_jobs_collect(t, t->job_next);
+	return (t->pl->sink.err);
+}
+
+static const struct pcapint_writer_ops sfc_thr_ops = {
+	sfc_thr_consume, sfc_thr_writer_flush
+};
+#ifdef SFC_ADAPTIVE_LEVEL
+
+/*
+ * The producer's CPU time since the last call; 0 the first time, and
+ * when its clock is gone (the thread has ended) or went backwards.
+ */
+static uint64_t
+sfc_thr_producer_ns(struct sfc_thr *t)
+{
+	struct timespec ts;
+	uint64_t now, d;
+
+	if (clock_gettime(t->producer_clock, &ts) != 0) {
+		t->have_producer_clock = 0;
+		return (0);
+	}
+	now = SFC_TIMESPEC_NS(ts);
+	d = t->producer_last != 0 && now > t->producer_last ?
+	    now - t->producer_last : 0;
+	t->producer_last = now;
+	return (d);
+}
+
+/* The planner's view of the writer's load, on the writer thread. */
+static void
+sfc_thr_load(void *ctx, struct pcapint_sfc_load *load)
+{
+	struct sfc_thr *t = ctx;
+
+	load->backlog = pcapint_writer_backlog(t->writer);
+	load->ring_size = pcapint_writer_ring_size(t->writer);
+	load->threads = 1;
+	load->cpus = 1;
+	if (t->jobs != NULL) {
+		load->threads += sfc_jobs_nhelpers(t->jobs);
+		load->cpus = t->jobs_cpus;
+	}
+	if (t->have_producer_clock)
+		load->producer_ns = sfc_thr_producer_ns(t);
+}
+#endif
+
+static void
+sfc_thr_free(struct sfc_thr *t)
+{
+	free(t->stage_buf);
+	free(t);
+}
+
+/*
+ * Start the writer thread of a dumper whose options ask for one, once
+ * the file header is in the first block, so that the ring carries
+ * nothing but records; from then on the thread owns pl.  0 with *tp
+ * NULL if the options ask for none, or -1 with p's errbuf filled in.
+ */
+static int
+sfc_thr_start(struct sfc_thr **tp,
+    struct sfc_pipeline *pl, pcap_t *p,
+    const struct pcap_dump_options *opts)
+{
+	struct pcapint_writer_params params;
+	struct sfc_thr *t;
+	size_t stage_size;
+
+	*tp = NULL;
+	if (opts->ring_size == 0)
+		return (0);
+	memset(&params, 0, sizeof(params));
+	params.ring_size = opts->ring_size;
+	params.cpu = opts->cpu;
+	params.nice_incr = opts->nice_incr;
+	/*
+	 * Records read from a savefile: nothing overflows if the reading
+	 * waits, and a record dropped would be a real loss in the copy,
+	 * so wait for room instead.
+	 */
+	if (p->rfile != NULL) {
+		params.blocking = 1;
+		if (params.ring_size < SFC_MIN_BLOCKING_RING)
+			params.ring_size = SFC_MIN_BLOCKING_RING;
+		if (params.ring_size > SFC_MAX_BLOCKING_RING)
+			params.ring_size = SFC_MAX_BLOCKING_RING;
+	}
+	t = calloc(1, sizeof(*t));
+	if (t == NULL) {
+		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
+		return (-1);
+	}
+	t->pl = pl;
+#ifdef SFC_ADAPTIVE_LEVEL
+#if defined(_POSIX_THREAD_CPUTIME) && _POSIX_THREAD_CPUTIME >= 0
+	if (params.blocking)
+		t->have_producer_clock =
+		    pthread_getcpuclockid(pthread_self(), &t->producer_clock) == 0;
+#endif
+#endif
+	stage_size = PCAP_REC_HDR_LEN + MAXIMUM_SNAPLEN;
+	t->stage_buf = malloc(stage_size);
+	if (t->stage_buf == NULL) {
+		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
+		sfc_thr_free(t);
+		return (-1);
+	}
+	/* The file header is in the first block already. */
+	sfc_assembler_init(&t->stage, t->stage_buf, stage_size, 1,
+	    sfc_stage_full, t);
+	t->stage.record_end = sfc_stage_record_end;
+#ifdef SFC_ADAPTIVE_LEVEL
+	/* Set before the thread starts, which may ask for it at once. */
+	sfc_pipeline_set_load(pl, sfc_thr_load, t);
+#endif
+	t->writer = pcapint_writer_start(&params, &sfc_thr_ops, t, p->errbuf);
+	if (t->writer == NULL) {
+#ifdef SFC_ADAPTIVE_LEVEL
+		sfc_pipeline_set_load(pl, NULL, NULL);
+#endif
+		sfc_thr_free(t);
+		return (-1);
+	}
+	*tp = t;
+	return (0);
+}
+
+/*
+ * The writer gave up on a savefile that took no data for 10 seconds:
+ * the sink's sticky error, and its message, say so.
+ */
+static void
+sfc_thr_stalled(struct sfc_thr *t, int err)
+{
+	if (err == ETIMEDOUT)
+		sfc_sink_give_up(&t->pl->sink, ETIMEDOUT,
+		    "the savefile took no data for 10 seconds (a stalled disk or pipe); given up");
+}
+
+/* On the application's thread: a flush, 0 or -1 after an error. */
+static int
+sfc_thr_flush(struct sfc_thr *t)
+{
+	int err;
+
+	err = pcapint_writer_flush(t->writer);
+	sfc_thr_stalled(t, err);
+	return (err != 0 ? -1 : 0);
+}
+
+/*
+ * With a writer thread, a record handed to pcap_dump() is in the ring,
+ * dropped (ring full, or too large to stage) or refused after the
+ * error; those are counted on this side.
+ */
+static void
+sfc_thr_stats(struct sfc_thr *t, struct pcap_dump_stats *s)
+{
+	struct pcapint_writer_stats ws;
+
+	pcapint_writer_get_stats(t->writer, &ws);
+	s->records_dropped = ws.dropped_full + t->too_big;
+	s->records = ws.records_in + ws.dropped_error + s->records_dropped;
+	s->ring_high_water = ws.high_water;
+	s->ring_size = ws.ring_size;
+}
+
+/*
+ * Drain the ring, join the thread and free it, after which the calling
+ * thread owns the pipeline again.
+ */
+static void
+sfc_thr_stop(struct sfc_thr *t)
+{
+	sfc_thr_stalled(t, pcapint_writer_stop(t->writer));
+	t->writer = NULL;
+	sfc_jobs_end(t);
+#ifdef SFC_ADAPTIVE_LEVEL
+	sfc_pipeline_set_load(t->pl, NULL, NULL);
+#endif
+	sfc_thr_free(t);
+}
+#else
+
+/*
+ * Without pthreads there is no writer thread (the options refuse one):
+ * a dumper's thread is always NULL.
+ */
+struct sfc_thr;
+
+static int
+sfc_thr_start(struct sfc_thr **tp,
+    struct sfc_pipeline *pl _U_, pcap_t *p _U_,
+    const struct pcap_dump_options *opts _U_)
+{
+	*tp = NULL;
+	return (0);
+}
+
+static void
+sfc_thr_write(struct sfc_thr *t _U_, const u_char *p _U_,
+    size_t len _U_)
+{
+}
+
+static int
+sfc_thr_record(struct sfc_thr *t _U_, const void *hdr _U_,
+    const u_char *data _U_, bpf_u_int32 caplen _U_)
+{
+	return (-1);
+}
+
+static int
+sfc_thr_flush(struct sfc_thr *t _U_)
+{
+	return (0);
+}
+
+static void
+sfc_thr_stats(struct sfc_thr *t _U_,
+    struct pcap_dump_stats *s _U_)
+{
+}
+
+static void
+sfc_thr_stop(struct sfc_thr *t _U_)
+{
+}
+#endif
+#endif
+
+/*
+ * The dumper.  A pcap_dumper_t * must stay a FILE * (applications call
+ * pcap_dump_file() and some cast the handle), so the dumper is a
+ * fopencookie() stream whose write function hands the bytes to the
+ * first stage.  The stream is unbuffered, so each fwrite() is one copy
+ * into the block.  The state behind a stream is found through a small
+ * registry when opening, flushing, asking for statistics and closing.
+ * pcap_dump() does not go through stdio at all: it hands each record
+ * to pcapint_dump_compress_record(), which finds the state through a
+ * one-entry per-thread cache of that registry and copies header and
+ * data straight into the block; the two unbuffered fwrite() calls and
+ * the cookie call it saves cost more per record than the copy itself.
+ */
+struct sfc_dumper {
+	struct sfc_dumper *next;	/* in the registry */
+	FILE	*fp;		/* the cookie stream, the dumper handle */
+	struct sfc_pipeline pl;
+#ifdef SFC_WRITER_THREAD
+	struct sfc_thr *thr;	/* NULL without a writer thread */
+#endif
+};
+
+/*
+ * The registry: FILE * of each open compressed dumper -> its state.
+ */
+#ifdef HAVE_PTHREADS
+static pthread_mutex_t sfc_lock = PTHREAD_MUTEX_INITIALIZER;
+#define	SFC_LOCK()	pthread_mutex_lock(&sfc_lock)
+#define	SFC_UNLOCK()	pthread_mutex_unlock(&sfc_lock)
+#else
+#define	SFC_LOCK()
+#define	SFC_UNLOCK()
+#endif
+
+static struct sfc_dumper *sfc_dumpers;
+
+/*
+ * pcap_dump()'s cache of the registry: the last FILE this thread dumped
+ * to and its dumper (NULL for a plain dumper), valid while the
+ * registry's generation, bumped by every change, is the one it was
+ * looked up in.  Generation 0 means no compressed dumper was ever
+ * opened, which keeps plain dumpers from ever taking the lock.
+ */
+static u_int sfc_generation;
+static thread_local FILE *sfc_hot_fp;
+static thread_local struct sfc_dumper *sfc_hot_d;
+static thread_local u_int sfc_hot_gen;
+
+static void
+sfc_register(struct sfc_dumper *d)
+{
+	SFC_LOCK();
+	d->next = sfc_dumpers;
+	sfc_dumpers = d;
+	__atomic_add_fetch(&sfc_generation, 1, __ATOMIC_RELEASE);
+	SFC_UNLOCK();
+}
+
+static void
+sfc_unregister(struct sfc_dumper *d)
+{
+	struct sfc_dumper **pp;
+
+	SFC_LOCK();
+	for (pp = &sfc_dumpers; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == d) {
+			*pp = d->next;
+			break;
+		}
+	}
+	__atomic_add_fetch(&sfc_generation, 1, __ATOMIC_RELEASE);
+	SFC_UNLOCK();
+}
+
+static struct sfc_dumper *
+sfc_lookup(FILE *fp)
+{
+	struct sfc_dumper *d;
+
+	SFC_LOCK();
+	for (d = sfc_dumpers; d != NULL; d = d->next)
+		if (d->fp == fp)
+			break;
+	SFC_UNLOCK();
+	return (d);
+}
+
+static ssize_t
+sfc_cookie_write(void *cookie, const char *data, size_t size)
+{
+	struct sfc_dumper *d = cookie;
+
+#ifdef SFC_WRITER_THREAD
+	if (d->thr != NULL) {
+		sfc_thr_write(d->thr, (const u_char *)data, size);
+		return ((ssize_t)size);
+	}
+#endif
+	sfc_assemble(&d->pl.assembler, (const u_char *)data, size);
+	return ((ssize_t)size);
+}
+
+int
+pcapint_dump_compress_record(FILE *fp, const void *hdr, const u_char *data,
+    bpf_u_int32 caplen)
+{
+	struct sfc_dumper *d;
+	u_int gen;
+
+	gen = __atomic_load_n(&sfc_generation, __ATOMIC_ACQUIRE);
+	if (gen == 0)
+		return (-1);
+	if (fp == sfc_hot_fp && gen == sfc_hot_gen)
+		d = sfc_hot_d;
+	else {
+		d = sfc_lookup(fp);
+		sfc_hot_fp = fp;
+		sfc_hot_d = d;
+		sfc_hot_gen = gen;
+	}
+	if (d == NULL)
+		return (-1);
+#ifdef SFC_WRITER_THREAD
+	if (d->thr != NULL)
+		return (sfc_thr_record(d->thr, hdr, data, caplen));
+#endif
+	return (sfc_assemble_record(&d->pl.assembler, hdr, data,
+	    caplen));
+}
+
+/*
+ * ftell() on the dumper, which is how pcap_dump_ftell64() and tcpdump's
+ * -C find the file size: report the bytes on disk.  Nothing else can
+ * seek in a compressed stream.
+ */
+static int
+sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *pos, int whence)
+{
+	struct sfc_dumper *d = cookie;
+
+	if (whence != SEEK_CUR || *pos != 0) {
+		errno = ESPIPE;
+		return (-1);
+	}
+	*pos = (SFC_COOKIE_OFF_T)sfc_sink_tell(&d->pl.sink);
+	return (0);
+}
+
+static int
+sfc_cookie_close(void *cookie)
+{
+	struct sfc_dumper *d = cookie;
+	int ret;
+
+	sfc_unregister(d);
+#ifdef SFC_WRITER_THREAD
+	/*
+	 * Drain the ring and join the thread; from then on this thread
+	 * owns everything again.
+	 */
+	if (d->thr != NULL)
+		sfc_thr_stop(d->thr);
+	d->thr = NULL;
+#endif
+	ret = sfc_pipeline_close(&d->pl);
+	free(d);
+	return (ret);
+}
+
+pcap_dumper_t *
+pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
+    const pcap_dump_options_t *opts)
+{
+	static const cookie_io_functions_t fns = {
+		NULL, sfc_cookie_write, sfc_cookie_seek, sfc_cookie_close
+	};
+	struct sfc_dumper *d;
+	pcap_dumper_t *pd;
+
+	if (f == NULL) {
+		snprintf(p->errbuf, PCAP_ERRBUF_SIZE,
+		    "Null FILE * pointer provided to pcap_dump_fopen_with_options");
+		return (NULL);
+	}
+	/* No options: a plain dumper, so callers need only one opener. */
+	if (opts == NULL)
+		return (pcap_dump_fopen(p, f));
+	d = calloc(1, sizeof(*d));
+	if (d == NULL) {
+		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
+		goto fail;
+	}
+	if (sfc_pipeline_open(&d->pl, f, opts, p->rfile != NULL,
+	    p->errbuf) != 0) {
+		free(d);
+		d = NULL;
+		goto fail;
+	}
+	d->fp = fopencookie(d, "w", fns);
+	if (d->fp == NULL) {
+		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "fopencookie");
+		sfc_pipeline_free(&d->pl);
+		free(d);
+		goto fail;
+	}
+	/*
+	 * Unbuffered: every fwrite() of pcap_dump() goes straight into
+	 * the block, instead of being copied into a stdio buffer first.
+	 */
+	setvbuf(d->fp, NULL, _IONBF, 0);
+	sfc_register(d);
+	/*
+	 * pcap_dump_fopen() writes the file header through the cookie,
+	 * which cannot fail; it can only refuse the link-layer type, and
+	 * then leaves the stream open.  Closing it closes f.
+	 */
+	pd = pcap_dump_fopen(p, d->fp);
+	if (pd == NULL) {
+		(void)fclose(d->fp);
+		return (NULL);
+	}
+#ifdef SFC_WRITER_THREAD
+	/*
+	 * The writer thread starts only now, with the file header in the
+	 * block, so that the ring carries nothing but records.
+	 */
+	if (sfc_thr_start(&d->thr, &d->pl, p, opts) != 0) {
+		/* Leave an empty file: write nothing on close. */
+		sfc_sink_give_up(&d->pl.sink, ECANCELED, NULL);
+		(void)fclose(d->fp);
+		return (NULL);
+	}
+#endif
+	return (pd);
+
+fail:
+	/* As documented, f is closed on failure (but not stdout). */
+	if (f != stdout)
+		(void)fclose(f);
+	return (NULL);
+}
+
+pcap_dumper_t *
+pcap_dump_open_with_options(pcap_t *p, const char *fname,
+    const pcap_dump_options_t *opts)
+{
+	pcap_dumper_t *d;
+	struct stat st;
+	int existed;
+	FILE *f;
+
+	if (!p->activated) {
+		snprintf(p->errbuf, PCAP_ERRBUF_SIZE,
+		    "%s: not-yet-activated pcap_t passed to pcap_dump_open_with_options",
+		    fname);
+		return (NULL);
+	}
+	if (fname == NULL) {
+		snprintf(p->errbuf, PCAP_ERRBUF_SIZE,
+		    "A null pointer was supplied as the file name");
+		return (NULL);
+	}
+	if (opts == NULL)
+		return (pcap_dump_open(p, fname));
+	existed = 1;
+	if (fname[0] == '-' && fname[1] == '\0')
+		f = stdout;
+	else {
+		existed = stat(fname, &st) == 0;
+		f = fopen(fname, "wb");
+		if (f == NULL) {
+			pcapint_fmt_errmsg_for_errno(p->errbuf,
+			    PCAP_ERRBUF_SIZE, errno, "%s", fname);
+			return (NULL);
+		}
+	}
+	d = pcap_dump_fopen_with_options(p, f, opts);
+	/*
+	 * A dumper that cannot start leaves no empty file behind where
+	 * there was none.
+	 */
+	if (d == NULL && !existed)
+		(void)unlink(fname);
+	return (d);
+}
+
+int
+pcapint_dump_compress_flush(FILE *fp)
+{
+	struct sfc_dumper *d;
+
+	d = sfc_lookup(fp);
+	if (d == NULL)
+		return (0);
+#ifdef SFC_WRITER_THREAD
+	if (d->thr != NULL)
+		return (sfc_thr_flush(d->thr));
+#endif
+	return (sfc_assembler_flush(&d->pl.assembler));
+}
+
+int
+pcap_dump_get_stats(pcap_dumper_t *pd, struct pcap_dump_stats *st,
+    size_t stats_size)
+{
+	struct pcap_dump_stats s;
+	struct sfc_dumper *d;
+
+	d = sfc_lookup((FILE *)pd);
+	if (d == NULL || st == NULL)
+		return (PCAP_ERROR);
+	memset(&s, 0, sizeof(s));
+	sfc_pipeline_stats(&d->pl, &s);
+#ifdef SFC_WRITER_THREAD
+	if (d->thr != NULL)
+		sfc_thr_stats(d->thr, &s);
+	/* Every record is written, dropped, lost or still on its way. */
+	if (s.error != 0)
+		s.records_lost = s.records - s.records_dropped -
+		    s.records_written;
+#else
+	/* Every record is written, lost or still in the block. */
+	if (s.error != 0)
+		s.records_lost = s.records - s.records_written;
+#endif
+	memcpy(st, &s, stats_size < sizeof(s) ? stats_size : sizeof(s));
+	return (0);
+}
+
+const char *
+pcap_dump_geterr(pcap_dumper_t *pd)
+{
+	struct sfc_dumper *d;
+
+	d = sfc_lookup((FILE *)pd);
+	if (d == NULL ||
+	    __atomic_load_n(&d->pl.sink.err, __ATOMIC_ACQUIRE) == 0)
+		return (NULL);
+	return (d->pl.sink.errmsg);
+}
+#else /* SFC_DUMPER */
+
+/*
+ * Dumpers with options where there is no fopencookie() (or no __atomic
+ * builtins): a dumper cannot be both a FILE * and compress.  The calls
+ * exist all the same: with no options they open the plain dumper, as
+ * the dumper above does, and with options they fail with a clear
+ * message.
+ */
+#define	SFC_NO_DUMPER	"compressed savefiles are not supported on this platform"
+
+/*
+ * No options give the plain dumper here too, so that a program needs
+ * only the one opener; options are refused.
+ */
+pcap_dumper_t *
+pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
+    const pcap_dump_options_t *opts)
+{
+	if (opts == NULL)
+		return (pcap_dump_fopen(p, f));
+	snprintf(p->errbuf, PCAP_ERRBUF_SIZE, "%s", SFC_NO_DUMPER);
+	/* As documented, f is closed on failure (but not stdout). */
+	if (f != NULL && f != stdout)
+		(void)fclose(f);
+	return (NULL);
+}
+
+pcap_dumper_t *
+pcap_dump_open_with_options(pcap_t *p, const char *fname,
+    const pcap_dump_options_t *opts)
+{
+	if (opts == NULL)
+		return (pcap_dump_open(p, fname));
+	snprintf(p->errbuf, PCAP_ERRBUF_SIZE, "%s", SFC_NO_DUMPER);
+	return (NULL);
+}
+
+int
+pcapint_dump_compress_flush(FILE *fp _U_)
+{
+	return (0);
+}
+
+int
+pcapint_dump_compress_record(FILE *fp _U_, const void *hdr _U_,
+    const u_char *data _U_, bpf_u_int32 caplen _U_)
+{
+	return (-1);
+}
+
+int
+pcap_dump_get_stats(pcap_dumper_t *d _U_, struct pcap_dump_stats *st _U_,
+    size_t stats_size _U_)
+{
+	return (PCAP_ERROR);
+}
+
+const char *
+pcap_dump_geterr(pcap_dumper_t *d _U_)
+{
+	return (NULL);
+}
+#endif /* SFC_DUMPER */
+#ifdef SFC_WRITER_THREAD
+#if !defined(SFC_DUMPER) || !defined(HAVE_PTHREADS)
+
+/*
+ * No writer thread can be built without pthreads and a dumper (the
+ * options refuse one without pthreads): there is no writer thread to
+ * cancel, so a plain write() for the sink, and a
+ * pcap_dump_close_async() that closes at once.
+ */
+ssize_t
+pcapint_writer_write_cancellable(int fd, const void *buf, size_t len)
+{
+	return (write(fd, buf, len));
+}
+
+/*
+ * What the closing thread of a build with a writer thread does, here
+ * and at once: flush, which waits for the ring to drain, so that the
+ * figures taken after it are final (close only adds a trailer), take
+ * the figures (none for a plain dumper) and the error message, close,
+ * and tell the handler.
+ */
+int
+pcap_dump_close_async(pcap_dumper_t *d, pcap_dump_close_handler done,
+    void *user, char *errbuf)
+{
+	struct pcap_dump_stats st;
+	const struct pcap_dump_stats *stp;
+	char msg[PCAP_ERRBUF_SIZE];
+	const char *e;
+	int status;
+
+	if (d == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dumper");
+		return (PCAP_ERROR);
+	}
+	status = pcap_dump_flush(d) == -1 ? PCAP_ERROR : 0;
+	memset(&st, 0, sizeof(st));
+	stp = pcap_dump_get_stats(d, &st, sizeof(st)) == 0 ? &st : NULL;
+	msg[0] = '\0';
+	e = pcap_dump_geterr(d);
+	if (e != NULL)
+		pcapint_strlcpy(msg, e, sizeof(msg));
+	pcap_dump_close(d);
+	if (status != 0 && msg[0] == '\0')
+		snprintf(msg, sizeof(msg), "error flushing the savefile");
+	if (done != NULL)
+		done(user, status, stp, msg[0] != '\0' ? msg : NULL);
+	return (0);
+}
+
+/* Every dumper handed over is closed already. */
+u_int
+pcap_dump_close_async_wait(u_int max_pending _U_)
+{
+	return (0);
+}
+#endif
+#endif
