@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * Unit test of how the dumper times its codec and sizes its blocks
- * (libpcap/sf-compress-block.c and sf-compress-planner.c):
+ * (the codec stage and the planner of libpcap/sf-compress-write.c):
  *
  * - pcapint_sfc_block_compress() marks as cold the first block an encoder
  *   compresses at a level, whose CPU time includes setting the level
@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sf-compress-planner.h"
+#include "sf-compress-write.h"
 #include "sf-compress-adapt.h"
 
 #include "../lib-tap.h"

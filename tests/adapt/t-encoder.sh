@@ -1,10 +1,10 @@
 #!/bin/sh
 #
-# How the dumper times its codec (libpcap/sf-compress-block.c), unit-
+# How the dumper times its codec (libpcap/sf-compress-write.c), unit-
 # tested with tests/adapt/encoder-test.c: the first block an encoder
 # compresses at a level is marked cold, and the level controller leaves
 # its CPU time out (adapt-test.c models that side).  The test calls
-# pcapint_sfc_compress() itself, so it is linked with the build's static
+# pcapint_sfc_block_compress() itself, so it is linked with the build's static
 # libpcap.a and the libraries libpcap was linked with, and built with the
 # build's flags (AddressSanitizer and UBSan in a sanitizer build).
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 #
-# Compression that adapts to the bottleneck, end to end (libpcap's
-# sf-compress-planner.c driving sf-compress-adapt.c):
+# Compression that adapts to the bottleneck, end to end (libpcap:
+# the planner of sf-compress-write.c driving sf-compress-adapt.c):
 #
 # - "--compress=CODEC" and "CODEC:auto" let the dumper pick the level;
 #   a fixed level ("zstd:-5") prints no level line.

@@ -4,8 +4,9 @@
 #
 # stub_build CACHE-VARIABLE=VALUE: configure and build libpcap.a in
 # $TMPDIR/obj with that configure result forced; sets $obj, $src,
-# $members (the archive's members) and $libs (what it links with), or
-# fails the test and ends it.
+# $members (the archive's members), $wsyms (nm's lines for
+# sf-compress-write.o) and $libs (what it links with), or fails the
+# test and ends it.
 # stub_link OUTPUT: link tests/build/no-atomics.c, which uses the whole
 # dumper API, against it as OUTPUT, or fail the test and end it.
 # reader_syms: set $rsyms to the symbols that the reader
@@ -27,6 +28,10 @@ stub_build() {
 		t_done
 	fi
 	members=$(ar t "$obj/libpcap.a")
+	# nm's lines for sf-compress-write.o, which holds the dumper or
+	# its stubs, whatever was found.
+	wsyms=$(nm "$obj/libpcap.a" 2>/dev/null |
+	    sed -n '/^sf-compress-write\.o:$/,/^$/p')
 	# The libraries libpcap was configured to use (D-Bus, where its
 	# -dev package is installed) come with the static archive.
 	libs=$(sed -n 's/^LIBS = //p' "$obj/Makefile")

@@ -13,11 +13,12 @@
 stub_build ac_cv_lbl_sfc_atomics=no
 t_check "configure reports the builtins missing" \
     grep -q "checking for the __atomic builtins... (cached) no" "$obj/configure.log"
-t_check "the dumper's stubs are built (sf-compress-nodumper.o, sf-compress-nothread.o)" \
-    sh -c "echo '$members' | grep -q '^sf-compress-nodumper.o$' &&
-        echo '$members' | grep -q '^sf-compress-nothread.o$'"
+t_check "the writer is built (sf-compress-write.o), with the dumper's stubs" \
+    sh -c "echo '$members' | grep -q '^sf-compress-write.o$' &&
+        echo '$wsyms' | grep -q ' T pcap_dump_close_async$'"
 t_check "no dumper or writer thread, which use the builtins, is built" \
-    sh -c "! echo '$members' | grep -q -e '^sf-writer.o$' -e '^sf-compress-dumper.o$'"
+    sh -c "! echo '$members' | grep -q -e '^sf-writer.o$' &&
+        ! echo '$wsyms' | grep -q -e ' U fopencookie$' -e ' U pcapint_writer_start$'"
 reader_syms
 t_check "the reader is built with its stream, not without" \
     sh -c "echo '$rsyms' | grep -q ' U fopencookie$' &&

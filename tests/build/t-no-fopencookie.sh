@@ -18,16 +18,15 @@ t_check "configure reports fopencookie() missing" \
     grep -q "checking for fopencookie... (cached) no" "$obj/configure.log"
 t_check "... and pthreads there" grep -q '^#define HAVE_PTHREADS 1' "$obj/config.h"
 t_check "the dumper's stubs are built" \
-    sh -c "echo '$members' | grep -q '^sf-compress-nodumper.o$' &&
-        echo '$members' | grep -q '^sf-compress-nothread.o$'"
+    sh -c "echo '$members' | grep -q '^sf-compress-write.o$' &&
+        echo '$wsyms' | grep -q ' T pcap_dump_close_async$'"
 reader_syms
 t_check "the reader is built without its stream, which needs fopencookie()" \
     sh -c "echo '$rsyms' | grep -q ' T pcapint_compressed_check_header$' &&
         ! echo '$rsyms' | grep -q -e ' U fopencookie$' \
             -e ' T pcapint_sfc_stream_read$'"
 t_check "no dumper and no writer thread, which needs one, is built" \
-    sh -c "! echo '$members' | grep -q \
-        -e '^sf-compress-thread.o$' -e '^sf-compress-dumper.o$' &&
+    sh -c "! echo '$wsyms' | grep -q -e ' U fopencookie$' -e ' U pcapint_writer_start$' &&
         ! nm '$obj/libpcap.a' | grep -q ' T pcapint_writer_start$'"
 stub_link "$TMPDIR/no-cookie"
 flags=$SLUICE_BUILDDIR/src/tcpdump-$SLUICE_TCPDUMP_VERSION/tests/print-flags.pcap

@@ -1,6 +1,7 @@
 #!/bin/sh
 #
-# Blocks compressed on more than one CPU (libpcap/sf-compress-jobs.c):
+# Blocks compressed on more than one CPU (the compression helpers of
+# libpcap/sf-compress-write.c):
 #
 # - tcpdump -r -w --compress --writer-ring runs one "pcap-writer" thread
 #   and min(CPUs - 1, 3) "pcap-compress" helpers, which inherit the
@@ -25,7 +26,7 @@ build_traffic_tools
 
 ncpu=$(taskset -c -p $$ | sed 's/.*: //' | tr ',' '\n' |
     awk -F- '{ n += NF == 2 ? $2 - $1 + 1 : 1 } END { print n }')
-# one helper even on one CPU (sf-compress-jobs.c)
+# one helper even on one CPU (sf-compress-write.c)
 helpers=$((ncpu <= 1 ? 1 : ncpu - 1 > 3 ? 3 : ncpu - 1))
 
 # The input: 25 MB of HTTP frames, 12 MB of random ones, 25 MB of HTTP,
