@@ -69,7 +69,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "sf-compress-adapt.h"
+#include "sf-compress.h"
 
 /*
  * The tunables, in one table.  Loads are shares of the time of the

@@ -66,6 +66,6 @@ AC_DEFUN([AC_LBL_SF_COMPRESS_LZO],
 		    ])
 		AC_DEFINE(HAVE_LIBLZO2, 1,
 		    [define if compressed savefiles can use LZO])
-		MODULE_C_SRC="$MODULE_C_SRC sf-compress-lzo-decode.c sf-compress-lzo-encode.c"
+		MODULE_C_SRC="$MODULE_C_SRC sf-compress-lzo.c"
 	fi
 ])

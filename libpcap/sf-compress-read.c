@@ -53,11 +53,10 @@
  *	seeking in it;
  *	opening the stream, the check_headers[] entry.
  *
- * Only the containers' decoders are files of their own, one per codec
- * library and built only when it is found: sf-compress-zlib-decode.c
- * (gzip), sf-compress-lz4-decode.c (LZ4 frames) and
- * sf-compress-zstd-decode.c (zstd frames).  sf-compress.h is the
- * interface between them and this file; sf-compress-containers.h
+ * Only the containers' codecs are files of their own, one per codec
+ * library and built only when it is found: sf-compress-zlib.c (gzip),
+ * sf-compress-lz4.c (LZ4 frames) and sf-compress-zstd.c (zstd frames).
+ * sf-compress.h is the interface between them and this file, and
  * declares the table and the check_headers[] entry for savefile.c and
  * the writer.
  *
@@ -66,8 +65,8 @@
  * where it is found.  Without it (macOS and the BSDs but FreeBSD), all
  * that is built here is the table and a check_headers[] entry that
  * recognises compressed files and refuses them by name, rather than as
- * "unknown file format"; that part needs nothing of sf-compress.h, so
- * it uses nothing beyond C99 and pcap.h (no ssize_t, which MSVC lacks).
+ * "unknown file format"; that part uses nothing beyond C99 and pcap.h
+ * (no ssize_t, which MSVC lacks).
  */
 
 #include <config.h>
@@ -84,13 +83,12 @@
 #include <sys/types.h>
 
 #include "pcap-int.h"
-#include "sf-compress-containers.h"
 #ifdef SFC_COOKIE_OFF_T
 #include "extract.h"
 #include "sf-pcap.h"
 #include "sf-pcapng.h"
-#include "sf-compress.h"
 #endif
+#include "sf-compress.h"
 
 /*
  * The table of containers (name, magic number, decoder), and how a
@@ -222,7 +220,7 @@ sfc_fill(struct pcapint_sfc_input *in, size_t want)
 }
 #ifdef SFC_LZOP_CONTAINER
 
-ssize_t
+ptrdiff_t
 pcapint_sfc_read(struct pcapint_sfc_input *in, void *dst, size_t n)
 {
 	u_char *d = dst;
@@ -245,7 +243,7 @@ pcapint_sfc_read(struct pcapint_sfc_input *in, void *dst, size_t n)
 		in->pos += k;
 		got += k;
 	}
-	return ((ssize_t)got);
+	return ((ptrdiff_t)got);
 }
 #endif
 
@@ -259,7 +257,7 @@ pcapint_sfc_read(struct pcapint_sfc_input *in, void *dst, size_t n)
  * stream, inside one it is a truncated file.  The state starts with a
  * struct pcapint_sfc_stream.
  */
-ssize_t
+ptrdiff_t
 pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
     u_char *buf, size_t size, int64_t *unit_off, int *unit_done,
     char *errbuf)
@@ -310,10 +308,10 @@ pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
 			/* Stop here, even with no output: a unit ends. */
 			s->in_unit = 0;
 			*unit_done = 1;
-			return ((ssize_t)dstlen);
+			return ((ptrdiff_t)dstlen);
 		}
 		if (dstlen != 0)
-			return ((ssize_t)dstlen);
+			return ((ptrdiff_t)dstlen);
 	}
 }
 
@@ -790,10 +788,10 @@ sfc_restart_at(struct sfc_reader *r, const struct sfc_unit_start *u)
 /*
  * The reader's sticky error for damage, with its message; returns -1.
  */
-static ssize_t sfc_damage_error(struct sfc_reader *,
+static ptrdiff_t sfc_damage_error(struct sfc_reader *,
     PCAP_FORMAT_STRING(const char *), ...) PCAP_PRINTFLIKE(2, 3);
 
-static ssize_t
+static ptrdiff_t
 sfc_damage_error(struct sfc_reader *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -811,7 +809,7 @@ sfc_damage_error(struct sfc_reader *r, const char *fmt, ...)
  * that says so, so that a program that read every intact unit still
  * learns that some were lost.
  */
-static ssize_t
+static ptrdiff_t
 sfc_damage_end(struct sfc_reader *r)
 {
 	if (r->damaged == 1)
@@ -994,8 +992,8 @@ sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
  * A decoder's error becomes the reader's sticky error, with a message
  * that says what is wrong, in which container, at which offset.
  */
-static ssize_t
-sfc_reader_error(struct sfc_reader *r, ssize_t n, const char *ebuf)
+static ptrdiff_t
+sfc_reader_error(struct sfc_reader *r, ptrdiff_t n, const char *ebuf)
 {
 	switch (n) {
 

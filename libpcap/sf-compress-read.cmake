@@ -28,7 +28,7 @@
 # CMake checks for reading compressed savefiles, the same as
 # sf-compress-read.m4 makes for configure: a savefile that gzip, lz4 or
 # zstd compressed, or that a program compressed block by block, is read
-# through a decompressing stream (sf-compress-read.c, and one decoder
+# through a decompressing stream (sf-compress-read.c, and one file
 # per codec library).  Included by CMakeLists.txt after the pkg-config
 # checks, so that the hook there stays one line.
 #
@@ -140,9 +140,9 @@ int main(void) { return 0; }" SFC_COOKIE_SEEK_TAKES_${_sfc_t})
     endif()
   endif()
   sf_compress_codec(zlib ZLIB zlib zlib.h inflateReset z
-      HAVE_ZLIB sf-compress-zlib-decode.c)
+      HAVE_ZLIB sf-compress-zlib.c)
   sf_compress_codec(lz4 LIBLZ4 liblz4 lz4frame.h LZ4F_decompress lz4
-      HAVE_LIBLZ4 sf-compress-lz4-decode.c)
+      HAVE_LIBLZ4 sf-compress-lz4.c)
   sf_compress_codec(zstd LIBZSTD libzstd zstd.h ZSTD_decompressStream zstd
-      HAVE_LIBZSTD sf-compress-zstd-decode.c)
+      HAVE_LIBZSTD sf-compress-zstd.c)
 endmacro()

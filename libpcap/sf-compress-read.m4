@@ -28,7 +28,7 @@ dnl
 dnl Configure checks for reading compressed savefiles: a savefile that
 dnl gzip, lz4 or zstd compressed, or that a program compressed block by
 dnl block, is read through a decompressing stream (sf-compress-read.c,
-dnl and one decoder per codec library).  They are here, out of
+dnl and one file per codec library).  They are here, out of
 dnl configure.ac, so that the hook there stays two lines.
 dnl Included with m4_include from configure.ac.
 dnl
@@ -118,9 +118,9 @@ int sfc_seek(void *c, $sfc_t *o, int w) { return c != o ? w : 0; }
 		fi
 	fi
 	AC_LBL_SF_COMPRESS_CODEC(zlib, ZLIB, zlib, zlib.h, inflateReset, z,
-	    HAVE_ZLIB, sf-compress-zlib-decode.c)
+	    HAVE_ZLIB, sf-compress-zlib.c)
 	AC_LBL_SF_COMPRESS_CODEC(lz4, LIBLZ4, liblz4, lz4frame.h,
-	    LZ4F_decompress, lz4, HAVE_LIBLZ4, sf-compress-lz4-decode.c)
+	    LZ4F_decompress, lz4, HAVE_LIBLZ4, sf-compress-lz4.c)
 	AC_LBL_SF_COMPRESS_CODEC(zstd, LIBZSTD, libzstd, zstd.h,
-	    ZSTD_decompressStream, zstd, HAVE_LIBZSTD, sf-compress-zstd-decode.c)
+	    ZSTD_decompressStream, zstd, HAVE_LIBZSTD, sf-compress-zstd.c)
 ])

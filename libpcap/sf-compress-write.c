@@ -48,9 +48,9 @@
  *	assembler  the one parser of the pcap stream; whole records into
  *		   the block
  *	planner	   store or compress, and at which level
- *	codec	   one call of the container's codec on the block (the
- *		   codecs are sf-compress-*-encode.c, behind
- *		   sf-compress-encoder.h)
+ *	codec	   one call of the container's codec on the block (each
+ *		   codec is a file of its own, sf-compress-zlib.c,
+ *		   sf-compress-lz4.c and sf-compress-zstd.c)
  *	sink	   write(), the sticky error, the accounting
  *
  * Each stage keeps its own state, and the sections below follow the
@@ -59,24 +59,21 @@
  * static functions of one file, as upstream lays a subsystem out
  * (sf-pcapng.c is one format in one file, pcap-linux.c one capture
  * mechanism): what ties them is the block they pass on, not headers.
- * sf-compress-write.h declares only what other files call.
+ * sf-compress.h declares only what other files call.
  */
-#ifdef SFC_WRITER_THREAD
 /*
  * With a writer thread (sf-writer.c), the application's thread only
  * hands whole records to a ring, and the writer thread runs the same
  * stages, with compression helpers that may run the codec stage of
  * several blocks at once; they move blocks between the stages, and the
  * blocks still reach the sink in order.  That glue is the section
- * before the dumper.
+ * before the dumper.  Closing a dumper in the background
+ * (pcap_dump_close_async()) is at the end.
  */
-#endif
-#ifdef SFC_ADAPTIVE_LEVEL
 /*
  * When the level adapts, the planner asks the level controller of
  * sf-compress-adapt.c for the rung of the codec's ladder.
  */
-#endif
 /*
  * Without fopencookie() or the __atomic builtins there is no dumper:
  * the calls still exist, open the plain dumper when given no options
@@ -97,17 +94,13 @@
 #include <unistd.h>
 #ifdef HAVE_PTHREADS
 #include <pthread.h>
-#ifdef SFC_WRITER_THREAD
 #include <sched.h>
-#endif
+#include <signal.h>
 #endif
 
 #include "pcap-int.h"
 #include "thread-local.h"
-#include "sf-compress-write.h"
-#ifdef SFC_WRITER_THREAD
-#include "sf-writer.h"
-#endif
+#include "sf-compress.h"
 
 /*
  * A dumper needs fopencookie(), whose seek function's offset type
@@ -129,14 +122,10 @@ struct pcap_dump_options {
 	int	level;
 	size_t	block_size;
 	int	block_size_set;	/* by pcap_dump_options_set_block_size() */
-#ifdef SFC_WRITER_THREAD
 	size_t	ring_size;	/* writer thread's ring; 0: no thread */
 	int	cpu;		/* CPU to pin the writer to; -1: none */
 	int	nice_incr;	/* how much nicer the writer runs; 0: same */
-#endif
-#ifdef SFC_ADAPTIVE_LEVEL
 	int	adaptive;	/* the dumper picks the level ("zstd:auto") */
-#endif
 };
 
 /*
@@ -154,13 +143,11 @@ struct pcap_dump_options {
  * The default is in pcap.h, for callers that size blocks of their own
  * from it.
  */
-#ifdef SFC_ADAPTIVE_LEVEL
 /*
  * Larger blocks are filled only by the adaptive zstd levels that a
- * disk-bound writer climbs to (see sf-compress-ladders.c), and only
- * while no block size is set.
+ * disk-bound writer climbs to (see the ladders in sf-compress-adapt.c),
+ * and only while no block size is set.
  */
-#endif
 #define	SFC_DEFAULT_BLOCK	PCAP_DUMP_BLOCK_DEFAULT
 #define	SFC_MIN_BLOCK		4096
 
@@ -178,10 +165,8 @@ pcap_dump_options_create(char *errbuf)
 	o->codec = &pcapint_sfc_store;
 	o->level = 0;
 	o->block_size = SFC_DEFAULT_BLOCK;
-#ifdef SFC_WRITER_THREAD
 	o->ring_size = 0;
 	o->cpu = -1;
-#endif
 	return (o);
 }
 
@@ -236,10 +221,8 @@ sfc_default_level(pcap_dump_options_t *o,
 {
 	o->codec = enc;
 	o->level = enc->default_level;
-#ifdef SFC_ADAPTIVE_LEVEL
 	/* Without a level, the dumper picks it block by block. */
 	o->adaptive = enc->compresses;
-#endif
 	return (0);
 }
 
@@ -281,7 +264,6 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 	}
 	if (colon == NULL)
 		return (sfc_default_level(o, enc));
-#ifdef SFC_ADAPTIVE_LEVEL
 	/*
 	 * "auto" says explicitly what no level means: the dumper picks the
 	 * level block by block (the planner, below).  A container with
@@ -289,7 +271,6 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 	 */
 	if (strcmp(colon + 1, "auto") == 0)
 		return (sfc_default_level(o, enc));
-#endif
 	errno = 0;
 	level = strtol(colon + 1, &end, 10);
 	if (colon[1] == '\0' || *end != '\0' || errno != 0) {
@@ -306,9 +287,7 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 	}
 	o->codec = enc;
 	o->level = (int)level;
-#ifdef SFC_ADAPTIVE_LEVEL
 	o->adaptive = 0;
-#endif
 	return (0);
 }
 
@@ -330,7 +309,6 @@ pcap_dump_options_set_block_size(pcap_dump_options_t *o, size_t size,
 	o->block_size_set = 1;
 	return (0);
 }
-#ifdef SFC_WRITER_THREAD
 
 /*
  * The dump options of the writer thread,
@@ -441,7 +419,6 @@ pcap_dump_options_set_writer_priority(pcap_dump_options_t *o, int nice_incr,
 	o->nice_incr = nice_incr;
 	return (0);
 }
-#endif
 
 /*
  * The table of the containers' encoders, the default one, and what the
@@ -552,14 +529,14 @@ store_enc_bound(void *state _U_, size_t len _U_)
 	return (0);
 }
 
-static ssize_t
+static ptrdiff_t
 store_enc_block(void *state _U_, const u_char *in, size_t len,
     u_char *out _U_, size_t outsize _U_, int try_codec _U_, int *stored,
     const u_char **res, char *errbuf _U_)
 {
 	*stored = 1;
 	*res = in;
-	return ((ssize_t)len);
+	return ((ptrdiff_t)len);
 }
 
 const struct pcapint_sfc_encoder pcapint_sfc_store = {
@@ -567,9 +544,7 @@ const struct pcapint_sfc_encoder pcapint_sfc_store = {
 	0, 0, 0,
 	store_enc_create, store_enc_free, store_enc_bound, store_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, NULL,
-#ifdef SFC_ADAPTIVE_LEVEL
 	NULL		/* one level: no ladder */
-#endif
 };
 #ifdef SFC_DUMPER
 
@@ -638,14 +613,12 @@ struct sfc_assembler {
 	int	(*block_full)(void *ctx);
 	void	*ctx;
 	int	failed;
-#ifdef SFC_WRITER_THREAD
 
 	/*
 	 * If not NULL, told each time a record ends, for a consumer that
 	 * takes records one by one (the writer thread's ring).
 	 */
 	void	(*record_end)(void *ctx);
-#endif
 
 	/* The parse of the stream. */
 	uint64_t in_bytes;	/* bytes of pcap stream so far */
@@ -718,7 +691,6 @@ sfc_assembler_next(struct sfc_assembler *a, u_char *buf,
 	a->records = 0;
 	a->full = full;
 }
-#ifdef SFC_WRITER_THREAD
 #ifdef HAVE_PTHREADS
 
 /*
@@ -735,7 +707,6 @@ sfc_assembler_redirect(struct sfc_assembler *a, u_char *buf,
 	a->block_full = block_full;
 	a->ctx = ctx;
 }
-#endif
 #endif
 
 /*
@@ -791,10 +762,8 @@ sfc_record_ends(struct sfc_assembler *a)
 {
 	SFC_STORE(a->in_records, a->in_records + 1);
 	a->records++;
-#ifdef SFC_WRITER_THREAD
 	if (a->record_end != NULL)
 		a->record_end(a->ctx);
-#endif
 }
 
 /* Take len bytes of the stream, split anywhere. */
@@ -863,7 +832,7 @@ sfc_assemble_record(struct sfc_assembler *a, const void *hdr,
  * The planner, which decides for each full block whether the codec
  * runs on it and at which level, and learns from each written block
  * what the next ones should be.  Its state (struct
- * pcapint_sfc_planner, in sf-compress-write.h for the unit test) is
+ * pcapint_sfc_planner, in sf-compress.h for the unit test) is
  * written only through pcapint_sfc_planner_plan() and
  * pcapint_sfc_planner_learn(), on the thread that writes.
  *
@@ -945,7 +914,6 @@ sfc_policy_result(size_t in_len, size_t out_len, int stored)
  * fixed level ("zstd:3"), the skip alone decides whether the codec
  * runs.
  */
-#ifdef SFC_ADAPTIVE_LEVEL
 /*
  * When the level adapts ("zstd:auto", and "zstd" or the default with
  * no level), the level controller of sf-compress-adapt.c first picks
@@ -1023,7 +991,6 @@ sfc_planner_adapt_init(struct pcapint_sfc_planner *pl,
 	sfc_planner_block_full(pl);
 	return (0);
 }
-#endif
 
 int
 pcapint_sfc_planner_init(struct pcapint_sfc_planner *pl,
@@ -1034,29 +1001,21 @@ pcapint_sfc_planner_init(struct pcapint_sfc_planner *pl,
 	pl->level = opts->level;
 	pl->block_size = opts->block_size;
 	pl->block_full = opts->block_size;
-#ifdef SFC_ADAPTIVE_LEVEL
 	return (sfc_planner_adapt_init(pl, opts, offline, errbuf));
-#else
-	return (0);
-#endif
 }
 
 void
 pcapint_sfc_planner_free(struct pcapint_sfc_planner *pl)
 {
-#ifdef SFC_ADAPTIVE_LEVEL
 	free(pl->adapt);
 	pl->adapt = NULL;
-#endif
 }
 
 void
 pcapint_sfc_planner_plan(struct pcapint_sfc_planner *pl,
     struct pcapint_sfc_block *b)
 {
-#ifdef SFC_ADAPTIVE_LEVEL
 	struct pcapint_sfc_adapt_choice choice;
-#endif
 	enum sfc_block_result lagged;
 	uint64_t n = pl->planned++;
 	int skip_tries;
@@ -1071,15 +1030,12 @@ pcapint_sfc_planner_plan(struct pcapint_sfc_planner *pl,
 	    SFC_BLOCK_UNKNOWN;
 	skip_tries = sfc_policy_try_codec(&pl->skip, lagged,
 	    &pl->skip);
-#ifdef SFC_ADAPTIVE_LEVEL
 	if (pl->adapt == NULL) {
 		b->rung = 0;
 		b->plan = PCAPINT_SFC_ADAPT_SKIP_DECIDES;
 	}
-#endif
 	b->level = pl->level;
 	b->try_codec = pl->codec->compresses && skip_tries;
-#ifdef SFC_ADAPTIVE_LEVEL
 	if (pl->adapt == NULL)
 		return;
 	pcapint_sfc_adapt_choose(pl->adapt, &choice);
@@ -1100,7 +1056,6 @@ pcapint_sfc_planner_plan(struct pcapint_sfc_planner *pl,
 		b->try_codec = skip_tries;
 		break;
 	}
-#endif
 }
 
 void
@@ -1112,19 +1067,16 @@ pcapint_sfc_planner_learn(struct pcapint_sfc_planner *pl,
 	if (pl->codec->compresses)
 		result = (u_char)sfc_policy_result(b->fill,
 		    (size_t)b->out_len, b->stored);
-#ifdef SFC_ADAPTIVE_LEVEL
 	/*
 	 * A block the controller chose to store tells the skip nothing
 	 * about the traffic.
 	 */
 	if (b->plan == PCAPINT_SFC_ADAPT_STORE_IT)
 		result = SFC_BLOCK_UNKNOWN;
-#endif
 	if (pl->codec->compresses)
 		pl->results[pl->learned % SFC_SKIP_LAG] = result;
 	pl->learned++;
 }
-#ifdef SFC_ADAPTIVE_LEVEL
 
 void
 pcapint_sfc_planner_measure(struct pcapint_sfc_planner *pl,
@@ -1191,7 +1143,6 @@ sfc_planner_stats(struct pcapint_sfc_planner *pl,
 	}
 	st->nlevels = (int)n;
 }
-#endif
 
 /*
  * The codec stage: compressing a block with one call of its codec.
@@ -1317,7 +1268,6 @@ sfc_sink_fail(struct sfc_sink *s, int err, const char *what)
 	    "%s", what);
 	__atomic_store_n(&s->err, err, __ATOMIC_RELEASE);
 }
-#ifdef SFC_WRITER_THREAD
 
 /*
  * The same from another thread than the one that writes, with msg as
@@ -1337,7 +1287,6 @@ sfc_sink_give_up(struct sfc_sink *s, int err,
 	(void)__atomic_compare_exchange_n(&s->err, &zero, err, 0,
 	    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
-#endif
 
 static int
 sfc_sink_write(struct sfc_sink *s, const u_char *p, size_t len)
@@ -1345,11 +1294,7 @@ sfc_sink_write(struct sfc_sink *s, const u_char *p, size_t len)
 	ssize_t n;
 
 	while (len != 0) {
-#ifdef SFC_WRITER_THREAD
 		n = pcapint_writer_write_cancellable(s->fd, p, len);
-#else
-		n = write(s->fd, p, len);
-#endif
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -1451,7 +1396,6 @@ struct sfc_pipeline {
 	int	enc_warm_level;	/* as warm_level in a block, for enc */
 	u_char	*out;		/* one compressed block; NULL for store */
 	size_t	out_size;
-#if defined(SFC_WRITER_THREAD) && defined(SFC_ADAPTIVE_LEVEL)
 
 	/*
 	 * The writer thread's load, for the level that adapts: NULL
@@ -1459,7 +1403,6 @@ struct sfc_pipeline {
 	 */
 	void	(*load)(void *ctx, struct pcapint_sfc_load *);
 	void	*load_ctx;
-#endif
 };
 
 /*
@@ -1471,22 +1414,16 @@ static int
 sfc_pipeline_write(struct sfc_pipeline *pl,
     const struct pcapint_sfc_block *b)
 {
-#ifdef SFC_ADAPTIVE_LEVEL
 	struct pcapint_sfc_load load;
-#endif
 	uint64_t write_ns;
 
 	if (sfc_sink_block(&pl->sink, b, &write_ns) != 0)
 		return (-1);
 	pcapint_sfc_planner_learn(&pl->planner, b);
-#ifdef SFC_ADAPTIVE_LEVEL
 	memset(&load, 0, sizeof(load));
-#ifdef SFC_WRITER_THREAD
 	if (pl->load != NULL)
 		pl->load(pl->load_ctx, &load);
-#endif
 	pcapint_sfc_planner_measure(&pl->planner, b, write_ns, &load);
-#endif
 	return (0);
 }
 
@@ -1518,7 +1455,6 @@ sfc_pipeline_block_full(void *ctx)
 	sfc_assembler_next(a, a->buf, pl->planner.block_full);
 	return (ret);
 }
-#if defined(SFC_WRITER_THREAD) && defined(SFC_ADAPTIVE_LEVEL)
 #ifdef HAVE_PTHREADS
 
 /*
@@ -1532,7 +1468,6 @@ sfc_pipeline_set_load(struct sfc_pipeline *pl,
 	pl->load = load;
 	pl->load_ctx = ctx;
 }
-#endif
 #endif
 
 /* Free everything, writing nothing; for a dumper that never started. */
@@ -1625,11 +1560,8 @@ sfc_pipeline_stats(struct sfc_pipeline *pl,
 	s->bytes_out = SFC_LOAD(pl->sink.out_bytes);
 	s->blocks = SFC_LOAD(pl->sink.blocks);
 	s->blocks_stored = SFC_LOAD(pl->sink.blocks_stored);
-#ifdef SFC_ADAPTIVE_LEVEL
 	sfc_planner_stats(&pl->planner, s);
-#endif
 }
-#ifdef SFC_WRITER_THREAD
 #ifdef HAVE_PTHREADS
 
 /*
@@ -1903,7 +1835,6 @@ sfc_jobs_start(const struct pcapint_sfc_encoder *codec, int level,
 	}
 	return (j);
 }
-#ifdef SFC_ADAPTIVE_LEVEL
 
 /* How many helpers were started. */
 static u_int
@@ -1911,7 +1842,6 @@ sfc_jobs_nhelpers(struct sfc_jobs *j)
 {
 	return (j->nhelpers);
 }
-#endif
 
 /* The slot of block n, for the writer thread to fill. */
 static struct pcapint_sfc_block *
@@ -2036,7 +1966,6 @@ struct sfc_thr {
 	u_int	jobs_cpus;	/* CPUs the writer and its helpers may use */
 	uint64_t job_next;	/* blocks submitted */
 	uint64_t job_written;	/* ... of them written (or dropped) */
-#ifdef SFC_ADAPTIVE_LEVEL
 
 	/*
 	 * A copy of a savefile: the CPU clock of the thread that opened
@@ -2049,7 +1978,6 @@ struct sfc_thr {
 	int	have_producer_clock;
 	clockid_t producer_clock;
 	uint64_t producer_last;	/* its CPU time at the last sample, ns */
-#endif
 };
 
 /*
@@ -2226,7 +2154,6 @@ sfc_thr_writer_flush(void *ctx)
 static const struct pcapint_writer_ops sfc_thr_ops = {
 	sfc_thr_consume, sfc_thr_writer_flush
 };
-#ifdef SFC_ADAPTIVE_LEVEL
 
 /*
  * The producer's CPU time since the last call; 0 the first time, and
@@ -2266,7 +2193,6 @@ sfc_thr_load(void *ctx, struct pcapint_sfc_load *load)
 	if (t->have_producer_clock)
 		load->producer_ns = sfc_thr_producer_ns(t);
 }
-#endif
 
 static void
 sfc_thr_free(struct sfc_thr *t)
@@ -2316,12 +2242,10 @@ sfc_thr_start(struct sfc_thr **tp,
 		return (-1);
 	}
 	t->pl = pl;
-#ifdef SFC_ADAPTIVE_LEVEL
 #if defined(_POSIX_THREAD_CPUTIME) && _POSIX_THREAD_CPUTIME >= 0
 	if (params.blocking)
 		t->have_producer_clock =
 		    pthread_getcpuclockid(pthread_self(), &t->producer_clock) == 0;
-#endif
 #endif
 	stage_size = PCAP_REC_HDR_LEN + MAXIMUM_SNAPLEN;
 	t->stage_buf = malloc(stage_size);
@@ -2335,15 +2259,11 @@ sfc_thr_start(struct sfc_thr **tp,
 	sfc_assembler_init(&t->stage, t->stage_buf, stage_size, 1,
 	    sfc_stage_full, t);
 	t->stage.record_end = sfc_stage_record_end;
-#ifdef SFC_ADAPTIVE_LEVEL
 	/* Set before the thread starts, which may ask for it at once. */
 	sfc_pipeline_set_load(pl, sfc_thr_load, t);
-#endif
 	t->writer = pcapint_writer_start(&params, &sfc_thr_ops, t, p->errbuf);
 	if (t->writer == NULL) {
-#ifdef SFC_ADAPTIVE_LEVEL
 		sfc_pipeline_set_load(pl, NULL, NULL);
-#endif
 		sfc_thr_free(t);
 		return (-1);
 	}
@@ -2401,9 +2321,7 @@ sfc_thr_stop(struct sfc_thr *t)
 	sfc_thr_stalled(t, pcapint_writer_stop(t->writer));
 	t->writer = NULL;
 	sfc_jobs_end(t);
-#ifdef SFC_ADAPTIVE_LEVEL
 	sfc_pipeline_set_load(t->pl, NULL, NULL);
-#endif
 	sfc_thr_free(t);
 }
 #else
@@ -2453,7 +2371,6 @@ sfc_thr_stop(struct sfc_thr *t _U_)
 {
 }
 #endif
-#endif
 
 /*
  * The dumper.  A pcap_dumper_t * must stay a FILE * (applications call
@@ -2472,9 +2389,7 @@ struct sfc_dumper {
 	struct sfc_dumper *next;	/* in the registry */
 	FILE	*fp;		/* the cookie stream, the dumper handle */
 	struct sfc_pipeline pl;
-#ifdef SFC_WRITER_THREAD
 	struct sfc_thr *thr;	/* NULL without a writer thread */
-#endif
 };
 
 /*
@@ -2547,12 +2462,10 @@ sfc_cookie_write(void *cookie, const char *data, size_t size)
 {
 	struct sfc_dumper *d = cookie;
 
-#ifdef SFC_WRITER_THREAD
 	if (d->thr != NULL) {
 		sfc_thr_write(d->thr, (const u_char *)data, size);
 		return ((ssize_t)size);
 	}
-#endif
 	sfc_assemble(&d->pl.assembler, (const u_char *)data, size);
 	return ((ssize_t)size);
 }
@@ -2577,10 +2490,8 @@ pcapint_dump_compress_record(FILE *fp, const void *hdr, const u_char *data,
 	}
 	if (d == NULL)
 		return (-1);
-#ifdef SFC_WRITER_THREAD
 	if (d->thr != NULL)
 		return (sfc_thr_record(d->thr, hdr, data, caplen));
-#endif
 	return (sfc_assemble_record(&d->pl.assembler, hdr, data,
 	    caplen));
 }
@@ -2610,7 +2521,6 @@ sfc_cookie_close(void *cookie)
 	int ret;
 
 	sfc_unregister(d);
-#ifdef SFC_WRITER_THREAD
 	/*
 	 * Drain the ring and join the thread; from then on this thread
 	 * owns everything again.
@@ -2618,7 +2528,6 @@ sfc_cookie_close(void *cookie)
 	if (d->thr != NULL)
 		sfc_thr_stop(d->thr);
 	d->thr = NULL;
-#endif
 	ret = sfc_pipeline_close(&d->pl);
 	free(d);
 	return (ret);
@@ -2678,7 +2587,6 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 		(void)fclose(d->fp);
 		return (NULL);
 	}
-#ifdef SFC_WRITER_THREAD
 	/*
 	 * The writer thread starts only now, with the file header in the
 	 * block, so that the ring carries nothing but records.
@@ -2689,7 +2597,6 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 		(void)fclose(d->fp);
 		return (NULL);
 	}
-#endif
 	return (pd);
 
 fail:
@@ -2751,10 +2658,8 @@ pcapint_dump_compress_flush(FILE *fp)
 	d = sfc_lookup(fp);
 	if (d == NULL)
 		return (0);
-#ifdef SFC_WRITER_THREAD
 	if (d->thr != NULL)
 		return (sfc_thr_flush(d->thr));
-#endif
 	return (sfc_assembler_flush(&d->pl.assembler));
 }
 
@@ -2770,18 +2675,12 @@ pcap_dump_get_stats(pcap_dumper_t *pd, struct pcap_dump_stats *st,
 		return (PCAP_ERROR);
 	memset(&s, 0, sizeof(s));
 	sfc_pipeline_stats(&d->pl, &s);
-#ifdef SFC_WRITER_THREAD
 	if (d->thr != NULL)
 		sfc_thr_stats(d->thr, &s);
 	/* Every record is written, dropped, lost or still on its way. */
 	if (s.error != 0)
 		s.records_lost = s.records - s.records_dropped -
 		    s.records_written;
-#else
-	/* Every record is written, lost or still in the block. */
-	if (s.error != 0)
-		s.records_lost = s.records - s.records_written;
-#endif
 	memcpy(st, &s, stats_size < sizeof(s) ? stats_size : sizeof(s));
 	return (0);
 }
@@ -2861,27 +2760,195 @@ pcap_dump_geterr(pcap_dumper_t *d _U_)
 	return (NULL);
 }
 #endif /* SFC_DUMPER */
-#ifdef SFC_WRITER_THREAD
 #if !defined(SFC_DUMPER) || !defined(HAVE_PTHREADS)
 
 /*
  * No writer thread can be built without pthreads and a dumper (the
  * options refuse one without pthreads): there is no writer thread to
- * cancel, so a plain write() for the sink, and a
- * pcap_dump_close_async() that closes at once.
+ * cancel, so a plain write() for the sink.
  */
-ssize_t
+ptrdiff_t
 pcapint_writer_write_cancellable(int fd, const void *buf, size_t len)
 {
 	return (write(fd, buf, len));
 }
+#endif
 
 /*
- * What the closing thread of a build with a writer thread does, here
- * and at once: flush, which waits for the ring to drain, so that the
- * figures taken after it are final (close only adds a trailer), take
- * the figures (none for a plain dumper) and the error message, close,
- * and tell the handler.
+ * Flush a dumper, take its final figures and error message and close
+ * it: what a pcap_dump_close_async() handler is told.  Returns 0 or
+ * PCAP_ERROR; *stp is NULL if there are no figures (a plain dumper),
+ * msg empty if no error.
+ */
+static int
+dump_close_report(pcap_dumper_t *d, struct pcap_dump_stats *st,
+    const struct pcap_dump_stats **stp, char *msg, size_t msgsize)
+{
+	const char *e;
+	int status;
+
+	/*
+	 * Flush first, which waits for the ring to drain: the figures
+	 * taken after it are final (close only adds a trailer).
+	 */
+	status = pcap_dump_flush(d) == -1 ? PCAP_ERROR : 0;
+	memset(st, 0, sizeof(*st));
+	*stp = pcap_dump_get_stats(d, st, sizeof(*st)) == 0 ? st : NULL;
+	msg[0] = '\0';
+	e = pcap_dump_geterr(d);
+	if (e != NULL)
+		pcapint_strlcpy(msg, e, msgsize);
+	pcap_dump_close(d);
+	if (status != 0 && msg[0] == '\0')
+		snprintf(msg, msgsize, "error flushing the savefile");
+	return (status);
+}
+#if defined(SFC_DUMPER) && defined(HAVE_PTHREADS)
+
+/*
+ * Closing a dumper in the background: pcap_dump_close_async() and
+ * pcap_dump_close_async_wait(); see pcap_dump_close_async(3PCAP).
+ *
+ * pcap_dump_close() of a dumper with a writer thread drains the ring
+ * and joins the thread, which takes as long as the disk needs for what
+ * is still in the ring: tens of megabytes behind a slow disk.  A program
+ * that rotates files (tcpdump -C, -G) would stall its capture for that
+ * long at every switch, which is what the writer thread is there to
+ * avoid.  So it can hand the old dumper to a closing thread and go on
+ * capturing into the next file at once; the old file's writer thread
+ * keeps writing in the meantime, and the closing thread reports each
+ * file, in the order they were handed over, once it is complete.
+ *
+ * One closing thread serves a queue and leaves when the queue is empty,
+ * so an idle program keeps no thread of ours.  It blocks every signal,
+ * like the writer threads, but calls the handler with the signal mask of
+ * the thread that handed the dumper over: a handler that starts a
+ * program (tcpdump's -z) must not pass a mask with everything blocked
+ * on to it.
+ */
+struct close_req {
+	struct close_req *next;
+	pcap_dumper_t	*d;
+	pcap_dump_close_handler done;
+	void		*user;
+	sigset_t	mask;
+};
+
+static pthread_mutex_t closer_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t closer_idle = PTHREAD_COND_INITIALIZER;
+static struct close_req *closer_head;
+static struct close_req **closer_tailp = &closer_head;
+static u_int closer_pending;	/* queued or being closed */
+static int closer_running;
+
+static void
+close_one(struct close_req *r)
+{
+	struct pcap_dump_stats st;
+	const struct pcap_dump_stats *stp;
+	char msg[PCAP_ERRBUF_SIZE];
+	int status;
+	sigset_t all;
+
+	status = dump_close_report(r->d, &st, &stp, msg, sizeof(msg));
+	if (r->done != NULL) {
+		pthread_sigmask(SIG_SETMASK, &r->mask, NULL);
+		r->done(r->user, status, stp, msg[0] != '\0' ? msg : NULL);
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, NULL);
+	}
+}
+
+static void *
+closer_main(void *arg _U_)
+{
+	struct close_req *r;
+
+	pthread_mutex_lock(&closer_lock);
+	while ((r = closer_head) != NULL) {
+		closer_head = r->next;
+		if (closer_head == NULL)
+			closer_tailp = &closer_head;
+		pthread_mutex_unlock(&closer_lock);
+		close_one(r);
+		free(r);
+		pthread_mutex_lock(&closer_lock);
+		closer_pending--;
+		pthread_cond_broadcast(&closer_idle);
+	}
+	closer_running = 0;
+	pthread_mutex_unlock(&closer_lock);
+	return (NULL);
+}
+
+int
+pcap_dump_close_async(pcap_dumper_t *d, pcap_dump_close_handler done,
+    void *user, char *errbuf)
+{
+	struct close_req *r;
+	pthread_attr_t attr;
+	pthread_t t;
+	sigset_t all, old;
+	int err;
+
+	if (d == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dumper");
+		return (PCAP_ERROR);
+	}
+	r = calloc(1, sizeof(*r));
+	if (r == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
+		    "malloc");
+		return (PCAP_ERROR);
+	}
+	r->d = d;
+	r->done = done;
+	r->user = user;
+	pthread_sigmask(SIG_SETMASK, NULL, &r->mask);
+
+	pthread_mutex_lock(&closer_lock);
+	if (!closer_running) {
+		/* Detached: it leaves by itself when the queue is empty. */
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		err = pthread_create(&t, &attr, closer_main, NULL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		pthread_attr_destroy(&attr);
+		if (err != 0) {
+			pthread_mutex_unlock(&closer_lock);
+			free(r);
+			pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+			    err, "cannot start the closing thread");
+			return (PCAP_ERROR);
+		}
+		closer_running = 1;
+	}
+	*closer_tailp = r;
+	closer_tailp = &r->next;
+	closer_pending++;
+	pthread_mutex_unlock(&closer_lock);
+	return (0);
+}
+
+u_int
+pcap_dump_close_async_wait(u_int max_pending)
+{
+	u_int n;
+
+	pthread_mutex_lock(&closer_lock);
+	while (closer_pending > max_pending)
+		pthread_cond_wait(&closer_idle, &closer_lock);
+	n = closer_pending;
+	pthread_mutex_unlock(&closer_lock);
+	return (n);
+}
+#else
+
+/*
+ * Without a writer thread, closing never waits for a ring to drain:
+ * pcap_dump_close_async() closes at once and tells the handler.
  */
 int
 pcap_dump_close_async(pcap_dumper_t *d, pcap_dump_close_handler done,
@@ -2890,23 +2957,13 @@ pcap_dump_close_async(pcap_dumper_t *d, pcap_dump_close_handler done,
 	struct pcap_dump_stats st;
 	const struct pcap_dump_stats *stp;
 	char msg[PCAP_ERRBUF_SIZE];
-	const char *e;
 	int status;
 
 	if (d == NULL) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dumper");
 		return (PCAP_ERROR);
 	}
-	status = pcap_dump_flush(d) == -1 ? PCAP_ERROR : 0;
-	memset(&st, 0, sizeof(st));
-	stp = pcap_dump_get_stats(d, &st, sizeof(st)) == 0 ? &st : NULL;
-	msg[0] = '\0';
-	e = pcap_dump_geterr(d);
-	if (e != NULL)
-		pcapint_strlcpy(msg, e, sizeof(msg));
-	pcap_dump_close(d);
-	if (status != 0 && msg[0] == '\0')
-		snprintf(msg, sizeof(msg), "error flushing the savefile");
+	status = dump_close_report(d, &st, &stp, msg, sizeof(msg));
 	if (done != NULL)
 		done(user, status, stp, msg[0] != '\0' ? msg : NULL);
 	return (0);
@@ -2918,5 +2975,4 @@ pcap_dump_close_async_wait(u_int max_pending _U_)
 {
 	return (0);
 }
-#endif
 #endif

@@ -82,17 +82,13 @@ int main(void)
     set(LIBS_PRIVATE "${LIBS_PRIVATE} ${CMAKE_THREAD_LIBS_INIT}")
   endif()
   list(APPEND PROJECT_SOURCE_LIST_C sf-compress-write.c)
-#ifdef SFC_ADAPTIVE_LEVEL
   list(APPEND PROJECT_SOURCE_LIST_C sf-compress-adapt.c)
-#endif
-#ifdef SFC_WRITER_THREAD
   #
-  # The writer thread (sf-writer.c; its glue and compression helpers
-  # are in sf-compress-write.c) and the closing thread
-  # (sf-close-async.c) need pthreads and a dumper; without them,
-  # sf-compress-write.c has a pcap_dump_close_async() that closes at
-  # once, and without pthreads the writer thread's options are refused
-  # with a message.
+  # The writer thread (sf-writer.c; its glue, compression helpers and
+  # closing thread are in sf-compress-write.c) needs pthreads and a
+  # dumper; without them, sf-compress-write.c has a
+  # pcap_dump_close_async() that closes at once, and without pthreads
+  # the writer thread's options are refused with a message.
   #
   if(HAVE_PTHREADS)
     #
@@ -122,5 +118,4 @@ int main(void)
         HAVE_PTHREAD_CONDATTR_SETCLOCK)
     cmake_pop_check_state()
   endif()
-#endif
 endmacro()

@@ -77,17 +77,14 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 		LIBS_PRIVATE="$LIBS_PRIVATE $PTHREAD_LIBS"
 	fi
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-write.c"
-#ifdef SFC_ADAPTIVE_LEVEL
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-adapt.c"
-#endif
-#ifdef SFC_WRITER_THREAD
 	#
-	# The writer thread (sf-writer.c; its glue and compression helpers
-	# are in sf-compress-write.c) and the closing thread
-	# (sf-close-async.c) need pthreads and a dumper; without them,
-	# sf-compress-write.c has a pcap_dump_close_async() that closes at
-	# once, and without pthreads the writer thread's options are
-	# refused with a message.
+	# The writer thread (sf-writer.c; its glue, compression helpers
+	# and closing thread are in sf-compress-write.c) needs pthreads
+	# and a dumper; without them, sf-compress-write.c has a
+	# pcap_dump_close_async() that closes at once, and without
+	# pthreads the writer thread's options are refused with a
+	# message.
 	#
 	if test "x$sf_compress_pthreads" = xyes; then
 		#
@@ -116,5 +113,4 @@ AC_DEFUN([AC_LBL_SF_COMPRESS],
 		AC_CHECK_FUNCS(pthread_condattr_setclock)
 		LIBS="$save_LIBS"
 	fi
-#endif
 ])

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sf-compress-adapt.h"
+#include "sf-compress.h"
 
 #include "../lib-tap.h"
 

@@ -89,8 +89,8 @@ t_expect_eq "libpcap: the ERSPAN decapsulator comes with its build commit" \
     "$(sed -n 's/^ create mode 100644 //p' "$out"/02-erspan/0001-*.patch | tr '\n' ' ')"
 t_check "libpcap: the implementation commit adds sf-writer.c" \
     grep -q '^ create mode 100644 sf-writer.c$' "$out"/03-savefile-options/0007-build-*.patch
-t_check "libpcap: the LZO commit adds sf-compress-lzo-decode.c" \
-    grep -q '^ create mode 100644 sf-compress-lzo-decode.c$' "$out"/05-lzo/0001-*.patch
+t_check "libpcap: the LZO commit adds sf-compress-lzo.c" \
+    grep -q '^ create mode 100644 sf-compress-lzo.c$' "$out"/05-lzo/0001-*.patch
 
 # A topics file that does not account for the series is refused before
 # anything is written.
@@ -111,8 +111,8 @@ refused "a patch left out" \
     "$topics must list every patch of the series once, in its order"
 sed -i 's/^0004$/0004 pcap-erspan.h/' "$topics"
 refused "a file added twice" "$topics adds these files more than once: pcap-erspan.h"
-sed -i 's/ sf-compress-lzo.h sf-compress-lzo-decode.c / sf-compress-lzo.h /' "$topics"
-refused "a file left out" "$topics adds no commit for these new files: sf-compress-lzo-decode.c"
+sed -i 's/ sf-compress-lzo.cmake sf-compress-lzo.c$/ sf-compress-lzo.cmake/' "$topics"
+refused "a file left out" "$topics adds no commit for these new files: sf-compress-lzo.c"
 sed -i 's/^0006$/0006 no-such-file.c/' "$topics"
 refused "a file that does not exist" \
     "$topics names files that are not in libpcap/: no-such-file.c"

@@ -91,8 +91,7 @@ case " $codecs " in
 	# shellcheck disable=SC2086
 	elif ! $CC $CFLAGS -DHAVE_CONFIG_H -DHAVE_LIBLZO2 -I"$obj" -I"$src" \
 	    -o "$LZO" "$SLUICE_SRCDIR/tests/writer-live/wdump-api.c" \
-	    $tsan_srcs "$src/sf-compress-lzo-decode.c" \
-	    "$src/sf-compress-lzo-encode.c" "$obj/libpcap.a" $tsan_libs \
+	    $tsan_srcs "$src/sf-compress-lzo.c" "$obj/libpcap.a" $tsan_libs \
 	    -llzo2 -lpthread >"$TMPDIR/build-lzo.log" 2>&1; then
 		t_fail "build the LZO variant"
 		sed 's/^/#   /' "$TMPDIR/build-lzo.log" | head -20

@@ -27,27 +27,127 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * The gzip container of compressed savefiles (zlib): one gzip member
- * (RFC 1952) per block.  gzip readers, zcat included, read a
- * concatenation of members as one stream, and "gzip capture.pcap"
- * makes a file of one large member that this reader reads as well.
- *
- * Each member ends with the CRC-32 and the length of its data, so that
- * the reader can refuse a damaged block instead of delivering damaged
- * records.
+ * (RFC 1952) per block.  Reading takes any other .gz file as well:
+ * "gzip capture.pcap" makes one large member, which is read too.  Each
+ * member ends with the CRC-32 and the length of its data, which zlib
+ * checks, so that a damaged block is refused instead of delivering
+ * damaged records.
  */
 
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "pcap-int.h"
-#include "sf-compress-encoder.h"
-#ifdef SFC_ADAPTIVE_LEVEL
-#include "sf-compress-adapt.h"
-#endif
+#include "sf-compress.h"
+
+/*
+ * Input per read: gzip does not say where a member ends, so a reader at
+ * the end of a pipe may wait for up to this much of the next member.
+ */
+#define	GZ_READ		4096
+
+/*
+ * Reading: zlib parses each member's header and checks its trailer
+ * (window bits 16 + 15: gzip only); pcapint_sfc_stream_read() drives
+ * it and starts it over at the next member.
+ */
+struct gz_dec {
+	struct pcapint_sfc_stream s;	/* first: the shared read loop's */
+	z_stream zs;
+};
+
+static int
+gz_dec_begin(void *state, char *errbuf)
+{
+	struct gz_dec *g = state;
+
+	if (inflateReset(&g->zs) != Z_OK) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "inflateReset failed");
+		return (-1);
+	}
+	return (0);
+}
+
+static int
+gz_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
+    size_t *dstlen, size_t *hint, char *errbuf)
+{
+	struct gz_dec *g = state;
+	uInt in_len, out_len;
+	int ret;
+
+	/* zlib counts in uInt; a larger read takes several steps. */
+	in_len = *srclen > UINT_MAX ? UINT_MAX : (uInt)*srclen;
+	out_len = *dstlen > UINT_MAX ? UINT_MAX : (uInt)*dstlen;
+	g->zs.next_in = (Bytef *)(uintptr_t)src;
+	g->zs.avail_in = in_len;
+	g->zs.next_out = dst;
+	g->zs.avail_out = out_len;
+	ret = inflate(&g->zs, Z_NO_FLUSH);
+	*srclen = in_len - g->zs.avail_in;
+	*dstlen = out_len - g->zs.avail_out;
+	*hint = GZ_READ;
+	if (ret == Z_STREAM_END)
+		return (1);
+	if (ret != Z_OK && ret != Z_BUF_ERROR) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s",
+		    g->zs.msg != NULL ? g->zs.msg : "inflate failed");
+		return (-1);
+	}
+	return (0);
+}
+
+static void *
+gz_dec_create(char *errbuf)
+{
+	struct gz_dec *g;
+
+	g = calloc(1, sizeof(*g));
+	if (g == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
+		return (NULL);
+	}
+	if (inflateInit2(&g->zs, 16 + MAX_WBITS) != Z_OK) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "inflateInit2 failed");
+		free(g);
+		return (NULL);
+	}
+	g->s.step = gz_dec_step;
+	g->s.begin = gz_dec_begin;
+	g->s.first_read = GZ_READ;
+	g->s.zero_padding = 1;	/* as gzip -d accepts it */
+	return (g);
+}
+
+static void
+gz_dec_free(void *state)
+{
+	struct gz_dec *g = state;
+
+	inflateEnd(&g->zs);
+	free(g);
+}
+
+const struct pcapint_sfc_decoder pcapint_sfc_gzip_decoder = {
+	gz_dec_create, gz_dec_free, pcapint_sfc_stream_read,
+	1, 0,
+	"\x1f\x8b\x08"		/* ID1, ID2, CM = deflate */
+};
+
+/*
+ * Writing.  gzip readers, zcat included, read a concatenation of
+ * members as one stream.
+ *
+ * Each member ends with the CRC-32 and the length of its data, so that
+ * the reader can refuse a damaged block instead of delivering damaged
+ * records.
+ */
 
 #define	GZ_HDR_LEN	10	/* magic, method, flags, mtime, XFL, OS */
 #define	GZ_TRL_LEN	8	/* CRC-32, length modulo 2^32 */
@@ -163,7 +263,7 @@ gz_store(const u_char *in, size_t len, u_char *out)
 	return ((size_t)(o - out));
 }
 
-static ssize_t
+static ptrdiff_t
 gz_enc_block(void *state, const u_char *in, size_t len, u_char *out,
     size_t outsize, int try_codec, int *stored, const u_char **res,
     char *errbuf)
@@ -214,7 +314,7 @@ gz_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 	crc = crc32(crc, in, (uInt)len);
 	pcapint_sfc_put_le32(out + GZ_HDR_LEN + body, (uint32_t)crc);
 	pcapint_sfc_put_le32(out + GZ_HDR_LEN + body + 4, (uint32_t)len);
-	return ((ssize_t)(GZ_HDR_LEN + body + GZ_TRL_LEN));
+	return ((ptrdiff_t)(GZ_HDR_LEN + body + GZ_TRL_LEN));
 }
 
 /* Levels as gzip(1) has them; 1, the fastest, is the default. */
@@ -223,7 +323,5 @@ const struct pcapint_sfc_encoder pcapint_sfc_gzip_encoder = {
 	1, 9, 1,
 	gz_enc_create, gz_enc_free, gz_enc_bound, gz_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, gz_enc_level,
-#ifdef SFC_ADAPTIVE_LEVEL
 	&pcapint_sfc_gzip_ladder
-#endif
 };

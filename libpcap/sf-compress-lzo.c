@@ -26,9 +26,17 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Reading the lzop container of compressed savefiles
- * (sf-compress-lzo.h describes it), and any other lzop file of LZO1X
- * blocks.
+ * The lzop container of compressed savefiles, with LZO1X-1, the codec
+ * of Shimizu et al.'s compressing capture.  Reading takes any other
+ * lzop file of LZO1X blocks as well.  This file is only built with
+ * --with-lzo: liblzo2 is GPL-2.0-or-later, so a libpcap linked with it
+ * must be distributed under the GPL.
+ *
+ * An lzop file is a header and a sequence of blocks, each with its
+ * uncompressed and compressed length and an Adler-32 of the data; a
+ * block that does not shrink is stored as it is (equal lengths).  A
+ * zero uncompressed length ends the stream; a file cut at a block
+ * boundary lacks it, which lzop -d reports but our reader accepts.
  */
 
 #include <config.h>
@@ -40,12 +48,44 @@
 
 #include "pcap-int.h"
 #include "extract.h"
-#include "sf-compress-lzo.h"
+#include "sf-compress.h"
+
+/*
+ * lzop's own block size, and the largest block lzop accepts.  The
+ * version we claim to be is lzop 1.04's; 0.94 is the oldest that reads
+ * the format we write, and the header fields depend on the version.
+ */
+#define	LZOP_BLOCK		(256 * 1024)
+#define	LZOP_MAX_BLOCK		(64 * 1024 * 1024)
+#define	LZOP_VERSION		0x1040
+#define	LZOP_NEEDED		0x0940
+#define	LZOP_BLOCK_HDR_LEN	12	/* lengths and the data's Adler-32 */
+#define	LZOP_LEVEL		5	/* what lzop records for -1 to -6 */
+#define	LZOP_MODE		0100644	/* a regular file, rw-r--r-- */
+
+/* Compression methods lzop writes; we read all three, write the first. */
+#define	LZOP_M_LZO1X_1		1
+#define	LZOP_M_LZO1X_1_15	2
+#define	LZOP_M_LZO1X_999	3
+
+/* Header flags: which checksums the blocks carry, and what we refuse. */
+#define	F_ADLER32_D	0x00000001U
+#define	F_ADLER32_C	0x00000002U
+#define	F_H_EXTRA_FIELD	0x00000040U
+#define	F_CRC32_D	0x00000100U
+#define	F_CRC32_C	0x00000200U
+#define	F_MULTIPART	0x00000400U
+#define	F_H_FILTER	0x00000800U
+#define	F_H_CRC32	0x00001000U
+#define	F_OS_UNIX	0x03000000U
+
+#define	LZOP_MAGIC	SFC_MAGIC(SFC_LZO)
+#define	LZOP_MAGIC_LEN	(pcapint_sfc_containers[SFC_LZO].magic_len)
 
 static int lzo_ready;
 
-int
-pcapint_sfc_lzo_setup(char *errbuf)
+static int
+lzo_setup(char *errbuf)
 {
 	if (!lzo_ready) {
 		if (lzo_init() != LZO_E_OK) {
@@ -81,7 +121,7 @@ lzo_dec_create(char *errbuf)
 {
 	struct lzo_dec *d;
 
-	if (pcapint_sfc_lzo_setup(errbuf) == -1)
+	if (lzo_setup(errbuf) == -1)
 		return (NULL);
 	d = calloc(1, sizeof(*d));
 	if (d == NULL)
@@ -107,7 +147,7 @@ lzo_dec_free(void *state)
 static int
 lzo_get(struct pcapint_sfc_input *in, void *p, size_t n, int eof_ok)
 {
-	ssize_t r;
+	ptrdiff_t r;
 
 	r = pcapint_sfc_read(in, p, n);
 	if (r < 0)
@@ -291,7 +331,7 @@ lzo_read_block(struct lzo_dec *d, struct pcapint_sfc_input *in,
 	return (1);
 }
 
-static ssize_t
+static ptrdiff_t
 lzo_dec_read(void *state, struct pcapint_sfc_input *in, u_char *buf,
     size_t size, int64_t *unit_off, int *unit_done, char *errbuf)
 {
@@ -320,10 +360,152 @@ lzo_dec_read(void *state, struct pcapint_sfc_input *in, u_char *buf,
 	memcpy(buf, d->dbuf + d->dpos, n);
 	d->dpos += n;
 	*unit_done = d->dpos == d->dlen;
-	return ((ssize_t)n);
+	return ((ptrdiff_t)n);
 }
 
 const struct pcapint_sfc_decoder pcapint_sfc_lzo_decoder = {
 	lzo_dec_create, lzo_dec_free, lzo_dec_read,
 	0, 0, NULL
+};
+
+/*
+ * Writing, with LZO1X-1.  A block of ours becomes
+ * one or more lzop blocks of at most 256 KiB, lzop's own block size; a
+ * block that does not shrink is stored as it is.
+ */
+
+struct lzo_enc {
+	u_char	wrkmem[LZO1X_1_MEM_COMPRESS];
+};
+
+static void *
+lzo_enc_create(int level _U_, size_t block_size _U_, char *errbuf)
+{
+	struct lzo_enc *e;
+
+	if (lzo_setup(errbuf) == -1)
+		return (NULL);
+	e = calloc(1, sizeof(*e));
+	if (e == NULL)
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
+	return (e);
+}
+
+static void
+lzo_enc_free(void *state)
+{
+	free(state);
+}
+
+/* LZO1X's worst case for n bytes, from the LZO documentation. */
+#define	LZO1X_WORST(n)	((n) + (n) / 16 + 64 + 3)
+
+static size_t
+lzo_enc_bound(void *state _U_, size_t len)
+{
+	size_t nblk;
+
+	nblk = (len + LZOP_BLOCK - 1) / LZOP_BLOCK;
+	/*
+	 * A header per lzop block; a block that does not shrink is
+	 * stored, so only the codec's overshoot while compressing the
+	 * last lzop block matters.
+	 */
+	return (len + LZOP_BLOCK_HDR_LEN * nblk + LZO1X_WORST(LZOP_BLOCK) -
+	    LZOP_BLOCK);
+}
+
+/*
+ * The file header: magic, versions, method and level, flags, mode,
+ * mtime (0, so that the same records make the same file), an empty
+ * file name and the header's Adler-32.
+ */
+static size_t
+lzo_enc_header(void *state _U_, u_char *out)
+{
+	u_char *h;
+	lzo_uint32_t sum;
+
+	memcpy(out, LZOP_MAGIC, LZOP_MAGIC_LEN);
+	h = out + LZOP_MAGIC_LEN;
+	h[0] = LZOP_VERSION >> 8;
+	h[1] = LZOP_VERSION & 0xff;
+	h[2] = (u_char)(lzo_version() >> 8);
+	h[3] = (u_char)lzo_version();
+	h[4] = LZOP_NEEDED >> 8;
+	h[5] = LZOP_NEEDED & 0xff;
+	h[6] = LZOP_M_LZO1X_1;
+	h[7] = LZOP_LEVEL;
+	pcapint_sfc_put_be32(h + 8, F_OS_UNIX | F_ADLER32_D);
+	pcapint_sfc_put_be32(h + 12, LZOP_MODE);
+	pcapint_sfc_put_be32(h + 16, 0);	/* mtime, low */
+	pcapint_sfc_put_be32(h + 20, 0);	/* mtime, high */
+	h[24] = 0;				/* no file name */
+	sum = lzo_adler32(1, h, 25);
+	pcapint_sfc_put_be32(h + 25, sum);
+	return (LZOP_MAGIC_LEN + 29);
+}
+
+/* The end of the stream: a block with an uncompressed length of 0. */
+static size_t
+lzo_enc_trailer(void *state _U_, u_char *out)
+{
+	pcapint_sfc_put_be32(out, 0);
+	return (4);
+}
+
+/*
+ * A block of ours is one or more lzop blocks: uncompressed length,
+ * compressed length (equal when stored) and the Adler-32 of the
+ * uncompressed data, then the data.
+ */
+static ptrdiff_t
+lzo_enc_block(void *state, const u_char *in, size_t len, u_char *out,
+    size_t outsize _U_, int try_codec, int *stored, const u_char **res,
+    char *errbuf)
+{
+	struct lzo_enc *e = state;
+	size_t pos, n;
+	lzo_uint clen;
+	int all_stored;
+
+	*res = out;
+	pos = 0;
+	all_stored = 1;
+	while (len != 0) {
+		n = len > LZOP_BLOCK ? LZOP_BLOCK : len;
+		pcapint_sfc_put_be32(out + pos, (uint32_t)n);
+		pcapint_sfc_put_be32(out + pos + 8, lzo_adler32(1, in, n));
+		clen = n;
+		if (try_codec) {
+			if (lzo1x_1_compress(in, n, out + pos + LZOP_BLOCK_HDR_LEN, &clen,
+			    e->wrkmem) != LZO_E_OK) {
+				snprintf(errbuf, PCAP_ERRBUF_SIZE,
+				    "lzo1x_1_compress failed");
+				return (-1);
+			}
+		}
+		/* lzop stores a block that does not shrink. */
+		if (clen >= n) {
+			clen = n;
+			memcpy(out + pos + LZOP_BLOCK_HDR_LEN, in, n);
+		} else
+			all_stored = 0;
+		pcapint_sfc_put_be32(out + pos + 4, (uint32_t)clen);
+		pos += LZOP_BLOCK_HDR_LEN + clen;
+		in += n;
+		len -= n;
+	}
+	*stored = all_stored;
+	return ((ptrdiff_t)pos);
+}
+
+/* LZO1X-1 has one level. */
+const struct pcapint_sfc_encoder pcapint_sfc_lzo_encoder = {
+	SFC_LZO, 1,
+	1, 1, 1,
+	lzo_enc_create, lzo_enc_free, lzo_enc_bound, lzo_enc_block,
+	lzo_enc_header, lzo_enc_trailer, NULL,
+	NULL		/* one level: no ladder */
 };

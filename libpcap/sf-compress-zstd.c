@@ -27,12 +27,10 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * The zstd container of compressed savefiles: one zstd frame (RFC 8878)
- * per block.  zstd(1) and libzstd read concatenated frames as one
- * stream, so the file is an ordinary .zst file, and since each frame
- * stands alone a file cut between two frames is still a valid one.
- *
- * Every frame carries a content checksum (XXH64), so that the reader
- * can refuse a damaged block instead of delivering damaged records.
+ * per block.  Reading takes any other .zst file as well, whose frames,
+ * one or many, libzstd reads as one stream, as zstd(1) does.  Frames
+ * that carry a content checksum (XXH64) are checked, so that a damaged
+ * block is refused instead of delivering damaged records.
  */
 
 #include <config.h>
@@ -44,10 +42,95 @@
 #include <zstd.h>
 
 #include "pcap-int.h"
-#include "sf-compress-encoder.h"
-#ifdef SFC_ADAPTIVE_LEVEL
-#include "sf-compress-adapt.h"
-#endif
+#include "sf-compress.h"
+
+/*
+ * What to read at the start of a frame before libzstd can say how much
+ * more it wants: the magic and the frame header descriptor.
+ */
+#define	ZS_FIRST_READ	5
+
+/*
+ * Reading: libzstd's streaming decoder, which checks each frame's
+ * checksum at its end, driven by pcapint_sfc_stream_read().
+ */
+struct zs_dec {
+	struct pcapint_sfc_stream s;	/* first: the shared read loop's */
+	ZSTD_DStream *ds;
+};
+
+static int
+zs_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
+    size_t *dstlen, size_t *hint, char *errbuf)
+{
+	struct zs_dec *d = state;
+	ZSTD_inBuffer ib;
+	ZSTD_outBuffer ob;
+	size_t r;
+
+	ib.src = src;
+	ib.size = *srclen;
+	ib.pos = 0;
+	ob.dst = dst;
+	ob.size = *dstlen;
+	ob.pos = 0;
+	r = ZSTD_decompressStream(d->ds, &ob, &ib);
+	*srclen = ib.pos;
+	*dstlen = ob.pos;
+	if (ZSTD_isError(r)) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", ZSTD_getErrorName(r));
+		return (-1);
+	}
+	/* 0 when the frame is complete and its checksum matched. */
+	*hint = r;
+	return (r == 0);
+}
+
+static void *
+zs_dec_create(char *errbuf)
+{
+	struct zs_dec *d;
+
+	d = calloc(1, sizeof(*d));
+	if (d == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
+		return (NULL);
+	}
+	d->ds = ZSTD_createDStream();
+	if (d->ds == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "ZSTD_createDStream failed");
+		free(d);
+		return (NULL);
+	}
+	d->s.step = zs_dec_step;
+	d->s.first_read = ZS_FIRST_READ;
+	return (d);
+}
+
+static void
+zs_dec_free(void *state)
+{
+	struct zs_dec *d = state;
+
+	ZSTD_freeDStream(d->ds);
+	free(d);
+}
+
+const struct pcapint_sfc_decoder pcapint_sfc_zstd_decoder = {
+	zs_dec_create, zs_dec_free, pcapint_sfc_stream_read,
+	1, 1,
+	"\x28\xb5\x2f\xfd"	/* 0xFD2FB528, little-endian */
+};
+
+/*
+ * Writing.  zstd(1) and libzstd read concatenated frames as one stream,
+ * so the file is an ordinary .zst file, and since each frame stands
+ * alone a file cut between two frames is still a valid one.
+ *
+ * Every frame carries a content checksum (XXH64), so that the reader
+ * can refuse a damaged block instead of delivering damaged records.
+ */
 
 /*
  * A block that is not worth compressing is written as a frame we make
@@ -165,7 +248,7 @@ zs_enc_bound(void *state _U_, size_t len)
 	return (SFC_MAX_SIZE(ZSTD_compressBound(len), zs_stored_len(len)));
 }
 
-static ssize_t
+static ptrdiff_t
 zs_enc_block(void *state, const u_char *in, size_t len, u_char *out,
     size_t outsize, int try_codec, int *stored, const u_char **res,
     char *errbuf)
@@ -187,7 +270,7 @@ zs_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 		 * count the frame as stored when it saved nothing.
 		 */
 		*stored = r >= len;
-		return ((ssize_t)r);
+		return ((ptrdiff_t)r);
 	}
 	memcpy(out, SFC_MAGIC(SFC_ZSTD), 4);
 	out[4] = ZS_FHD_NONE;
@@ -205,7 +288,7 @@ zs_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 		len -= n;
 	} while (len != 0);
 	*stored = 1;
-	return ((ssize_t)pos);
+	return ((ptrdiff_t)pos);
 }
 
 const struct pcapint_sfc_encoder pcapint_sfc_zstd_encoder = {
@@ -213,7 +296,5 @@ const struct pcapint_sfc_encoder pcapint_sfc_zstd_encoder = {
 	ZS_MIN_LEVEL, ZS_MAX_LEVEL, ZS_DEFAULT_LEVEL,
 	zs_enc_create, zs_enc_free, zs_enc_bound, zs_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, zs_enc_level,
-#ifdef SFC_ADAPTIVE_LEVEL
 	&pcapint_sfc_zstd_ladder
-#endif
 };

@@ -27,14 +27,10 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * The LZ4 container of compressed savefiles: one LZ4 frame (the lz4(1)
- * format, not bare LZ4 blocks) per block.  lz4(1) and liblz4 read
- * concatenated frames as one stream; Wireshark 4.0 reads only the first
- * frame of such a file, whoever wrote it.
- *
- * Frames carry a content checksum (XXH32), so that the reader can
- * refuse a damaged block instead of delivering damaged records, and
- * their LZ4 blocks are independent, as nothing is gained by linking the
- * blocks of a frame that holds one of ours.
+ * format, not bare LZ4 blocks) per block.  Reading takes any other file
+ * of lz4(1)'s frame format as well, one frame or several concatenated.
+ * Frames that carry a content checksum (XXH32) are checked, so that a
+ * damaged block is refused instead of delivering damaged records.
  */
 
 #include <config.h>
@@ -45,10 +41,84 @@
 #include <lz4frame.h>
 
 #include "pcap-int.h"
-#include "sf-compress-encoder.h"
-#ifdef SFC_ADAPTIVE_LEVEL
-#include "sf-compress-adapt.h"
-#endif
+#include "sf-compress.h"
+
+/*
+ * Reading: liblz4's frame decoder, which checks the content checksum at
+ * the end of each frame, driven by pcapint_sfc_stream_read().
+ */
+struct lz4_dec {
+	struct pcapint_sfc_stream s;	/* first: the shared read loop's */
+	LZ4F_dctx *dctx;
+};
+
+static int
+lz4_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
+    size_t *dstlen, size_t *hint, char *errbuf)
+{
+	struct lz4_dec *d = state;
+	size_t r;
+
+	r = LZ4F_decompress(d->dctx, dst, dstlen, src, srclen, NULL);
+	if (LZ4F_isError(r)) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", LZ4F_getErrorName(r));
+		return (-1);
+	}
+	/* The rest of the block and the next block's header; 0 at the end. */
+	*hint = r;
+	return (r == 0);
+}
+
+static void *
+lz4_dec_create(char *errbuf)
+{
+	struct lz4_dec *d;
+	size_t r;
+
+	d = calloc(1, sizeof(*d));
+	if (d == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
+		return (NULL);
+	}
+	r = LZ4F_createDecompressionContext(&d->dctx, LZ4F_VERSION);
+	if (LZ4F_isError(r)) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "LZ4F_createDecompressionContext: %s",
+		    LZ4F_getErrorName(r));
+		free(d);
+		return (NULL);
+	}
+	d->s.step = lz4_dec_step;
+	d->s.first_read = LZ4F_HEADER_SIZE_MIN;
+	return (d);
+}
+
+static void
+lz4_dec_free(void *state)
+{
+	struct lz4_dec *d = state;
+
+	LZ4F_freeDecompressionContext(d->dctx);
+	free(d);
+}
+
+const struct pcapint_sfc_decoder pcapint_sfc_lz4_decoder = {
+	lz4_dec_create, lz4_dec_free, pcapint_sfc_stream_read,
+	1, 0,
+	"\x04\x22\x4d\x18"	/* 0x184D2204, little-endian */
+};
+
+/*
+ * Writing.  lz4(1) and liblz4 read concatenated frames as one stream;
+ * Wireshark 4.0 reads only the first frame of such a file, whoever
+ * wrote it.
+ *
+ * Frames carry a content checksum (XXH32), so that the reader can
+ * refuse a damaged block instead of delivering damaged records, and
+ * their LZ4 blocks are independent, as nothing is gained by linking the
+ * blocks of a frame that holds one of ours.
+ */
 
 /*
  * Stored LZ4 blocks: a 4-byte little-endian length with this bit set,
@@ -163,7 +233,7 @@ lz4_enc_bound(void *state, size_t len)
 	    lz4_stored_len(e, len)));
 }
 
-static ssize_t
+static ptrdiff_t
 lz4_enc_block(void *state, const u_char *in, size_t len, u_char *out,
     size_t outsize, int try_codec, int *stored, const u_char **res,
     char *errbuf)
@@ -195,7 +265,7 @@ lz4_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 		 * count the frame as stored when it saved nothing.
 		 */
 		*stored = pos >= len;
-		return ((ssize_t)pos);
+		return ((ptrdiff_t)pos);
 	}
 	memcpy(out, e->raw_hdr, e->raw_hdr_len);
 	pos = e->raw_hdr_len;
@@ -210,7 +280,7 @@ lz4_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 	}
 	pcapint_sfc_put_le32(out + pos, 0);	/* end mark */
 	*stored = 1;
-	return ((ssize_t)(pos + LZ4_END_MARK_LEN));
+	return ((ptrdiff_t)(pos + LZ4_END_MARK_LEN));
 
 fail:
 	snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", LZ4F_getErrorName(pos));
@@ -223,7 +293,5 @@ const struct pcapint_sfc_encoder pcapint_sfc_lz4_encoder = {
 	1, 12, 1,
 	lz4_enc_create, lz4_enc_free, lz4_enc_bound, lz4_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, lz4_enc_level,
-#ifdef SFC_ADAPTIVE_LEVEL
 	&pcapint_sfc_lz4_ladder
-#endif
 };
