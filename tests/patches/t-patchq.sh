@@ -36,6 +36,34 @@ for comp in libpcap tcpdump; do
 	fi
 done
 
+# The same for the master series, whose later pull requests change
+# files that earlier ones place: import commits those files as they
+# are before the series, and export gives back the patches and the
+# files as they were.
+snapshots=${SLUICE_UPSTREAM_DIR:-$SLUICE_SRCDIR/../shared/upstream}
+if [ -d "$snapshots" ]; then
+	wt=$TMPDIR/pq-master
+	if ! SLUICE_BASE=master SLUICE_UPSTREAM_DIR=$snapshots \
+	    sh "$repo/build-aux/sluice-patchq" import libpcap "$wt" >"$TMPDIR/log" 2>&1; then
+		t_fail "libpcap master: import"
+		sed 's/^/#   /' "$TMPDIR/log"
+	else
+		t_check "libpcap master: import commits the files later patches change" \
+		    sh -c "git -C '$wt' ls-tree --name-only upstream | grep -qx sf-compress-write.c"
+		if SLUICE_BASE=master SLUICE_UPSTREAM_DIR=$snapshots \
+		    sh "$repo/build-aux/sluice-patchq" export libpcap "$wt" >"$TMPDIR/log" 2>&1 &&
+		    diff -r "$SLUICE_SRCDIR/patches/master" "$repo/patches/master" >"$TMPDIR/diff" &&
+		    diff -r "$SLUICE_SRCDIR/libpcap" "$repo/libpcap" >>"$TMPDIR/diff"; then
+			t_ok "libpcap master: export of an unchanged queue is byte-identical"
+		else
+			t_fail "libpcap master: export changed the series or our files"
+			cat "$TMPDIR/log" "$TMPDIR/diff" | head -30 | sed 's/^/#   /'
+		fi
+	fi
+else
+	t_skip "libpcap master: round trip" "the snapshots are absent ($snapshots)"
+fi
+
 # A commit that adds a file is refused, and the series is left alone.
 wt=$TMPDIR/pq-tcpdump
 if [ -d "$wt/.git" ]; then
