@@ -68,16 +68,16 @@ files_of() {
 	cat "$lp"/$1/0[0-9][0-9][0-9]-*.patch 2>/dev/null |
 	    sed -n 's/^ create mode [0-9]* //p' | LC_ALL=C sort -u | tr '\n' ' '
 }
-t_expect_eq "libpcap 03-savefile-options adds no file of the writer thread or the adaptive level" "" \
-    "$(files_of '03-*' | tr ' ' '\n' | grep 'sf-writer\|thread\|jobs\|close-async\|adapt\|ladders')"
-t_expect_eq "libpcap 04-writer-thread adds the writer thread's files" \
+t_expect_eq "libpcap savefile-options adds no file of the writer thread or the adaptive level" "" \
+    "$(files_of '*-savefile-options' | tr ' ' '\n' | grep 'sf-writer\|thread\|jobs\|close-async\|adapt\|ladders')"
+t_expect_eq "libpcap writer-thread adds the writer thread's files" \
     "sf-writer.c " \
-    "$(files_of '04-*' | tr ' ' '\n' | grep -v '3pcap' | tr '\n' ' ')"
-t_expect_eq "libpcap 05-adaptive-level adds the controller and its ladders" \
+    "$(files_of '*-writer-thread' | tr ' ' '\n' | grep -v '3pcap' | tr '\n' ' ')"
+t_expect_eq "libpcap adaptive-level adds the controller and its ladders" \
     "sf-compress-adapt.c " \
-    "$(files_of '05-*')"
-t_check "libpcap 03's pcap.h has no writer ring and no levels" \
-    sh -c "! grep -q 'ring_size\|nlevels\|set_writer' '$lp'/03-*/0001-*.patch"
+    "$(files_of '*-adaptive-level')"
+t_check "libpcap savefile-options' pcap.h has no writer ring and no levels" \
+    sh -c "! grep -q 'ring_size\|nlevels\|set_writer' '$lp'/*-savefile-options/0001-*.patch"
 # A later pull request adds to an earlier one's file as an ordinary
 # diff (sluice-patchq's stage_file): 03 creates the writer without the
 # writer thread, 04 adds its glue, and 02 creates each codec's file
@@ -86,19 +86,21 @@ changes_of() {
 	cat "$lp"/$1/0[0-9][0-9][0-9]-*.patch 2>/dev/null |
 	    sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' | LC_ALL=C sort -u | tr '\n' ' '
 }
-t_check "libpcap 03 creates sf-compress-write.c without the writer thread's glue" \
-    sh -c "grep -q '^ create mode 100644 sf-compress-write.c$' '$lp'/03-*/0*.patch &&
-        ! grep -h '^+' '$lp'/03-*/0*.patch | grep -q 'pcapint_writer_start'"
-t_check "libpcap 04 adds the glue to sf-compress-write.c and sf-compress.h" \
-    sh -c "echo '$(changes_of '04-*')' | grep -q 'sf-compress-write.c sf-compress.h' &&
-        grep -h '^+' '$lp'/04-*/0*.patch | grep -q 'pcapint_writer_start'"
-t_check "libpcap 02 creates sf-compress-zstd.c without an encoder, 03 adds it" \
-    sh -c "! grep -h '^+' '$lp'/02-*/0*.patch | grep -q 'pcapint_sfc_zstd_encoder' &&
-        grep -h '^+' '$lp'/03-*/0*.patch | grep -q 'pcapint_sfc_zstd_encoder ='"
+t_check "libpcap savefile-options creates sf-compress-write.c without the writer thread's glue" \
+    sh -c "grep -q '^ create mode 100644 sf-compress-write.c$' '$lp'/*-savefile-options/0*.patch &&
+        ! grep -h '^+' '$lp'/*-savefile-options/0*.patch | grep -q 'pcapint_writer_start'"
+t_check "libpcap writer-thread adds the glue to sf-compress-write.c and sf-compress.h" \
+    sh -c "echo '$(changes_of '*-writer-thread')' | grep -q 'sf-compress-write.c .*sf-compress.h ' &&
+        grep -h '^+' '$lp'/*-writer-thread/0*.patch | grep -q 'pcapint_writer_start'"
+t_check "libpcap read-compressed creates sf-compress-zstd.c without an encoder, savefile-options adds it" \
+    sh -c "! grep -h '^+' '$lp'/*-read-compressed/0*.patch | grep -q 'pcapint_sfc_zstd_encoder' &&
+        grep -h '^+' '$lp'/*-savefile-options/0*.patch | grep -q 'pcapint_sfc_zstd_encoder ='"
 t_expect_eq "our files keep no guard of a pull request" "" \
     "$(grep -rl 'SFC_WRITER_THREAD\|SFC_ADAPTIVE_LEVEL\|SFC_SAVEFILE_OPTIONS' "$SLUICE_SRCDIR/libpcap")"
-# Our file changed where a later pull request's diff applies: the
-# diff no longer comes off, and the export says which patch and file.
+# Our file changed where a later pull request's diff applies (a line
+# that the writer thread's pull request adds, and the adaptive level's
+# has as context): the diff no longer comes off, and the export says
+# which patch and file, and stops.
 repo=$TMPDIR/repo
 patch_queue_copy "$repo"
 sed -i 's/pcapint_writer_start(&params/pcapint_writer_start(\&params /' "$repo/libpcap/sf-compress-write.c"
@@ -107,7 +109,7 @@ if SLUICE_BASE=master SLUICE_UPSTREAM_DIR=$snapshots sh "$repo/build-aux/sluice-
 	t_fail "a file whose later diff does not come off: the export succeeded"
 else
 	t_check "a file whose later diff does not come off is refused by patch and file" \
-	    grep -q "0011-savefile-Give-dumpers-a-writer-thread.patch's changes to sf-compress-write.c do not come off libpcap/sf-compress-write.c" "$TMPDIR/stale.log"
+	    grep -q "^sluice-patchq: 00[0-9][0-9]-savefile-[-a-zA-Z]*.patch's changes to sf-compress-write.c do not come off libpcap/sf-compress-write.c" "$TMPDIR/stale.log"
 fi
 # bad_call DESCRIPTION EXPECTED-TEXT MAKE-ARGS...: make fails, saying so.
 bad_call() {

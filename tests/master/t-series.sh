@@ -8,18 +8,19 @@
 # project's own suite fails nothing and passes what it
 # passes on the pristine snapshot plus our new rows: libpcap's
 # testprogs/TESTrun 14,625 + LIBPCAP_ROWS, tcpdump's TESTrun 794 +
-# TCPDUMP_ROWS.  libpcap/02-read-compressed adds 30 tests of compressed
+# TCPDUMP_ROWS.  libpcap/01-linuxext-offsets adds 2: the code of "vxlan
+# and inbound" with Linux BPF extensions, optimized and not.
+# libpcap/03-read-compressed adds 30 tests of compressed
 # savefiles to TESTrun (26 apply tests: 16 on the six-packet pcap, 4 of
 # them on the plain file, 8 on the same packets as pcapng, 2 of them on
 # the plain file, and 2 on a file too large to be held; and 4 reject
 # tests), of which 29 run where every codec is built: the
 # refusal of a file whose codec is not built skips there; the builds
-# without codec libraries are below.  libpcap/06-erspan-filter adds 25:
+# without codec libraries are below.  libpcap/07-erspan-filter adds 25:
 # the generated code of "erspan" and "erspan 7", optimized and not (4),
 # 8 filters on tests/filter/erspan.pcap, optimized and not (16), and 5
-# reject tests; libpcap/07-erspan-mode 6: the code of "vxlan and
-# inbound" with Linux BPF extensions, and of an empty expression and of
-# "tcp port 80" for DLT_ERSPAN, optimized and not.
+# reject tests; libpcap/08-erspan-mode 4: the code of an empty
+# expression and of "tcp port 80" for DLT_ERSPAN, optimized and not.
 # tcpdump/03-read-compressed-tests adds 4
 # TESTrun rows (the plain file and its three compressed forms) and
 # tcpdump/05-erspan 6 (its ERSPAN captures read with --erspan), which

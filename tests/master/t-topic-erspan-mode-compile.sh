@@ -1,6 +1,6 @@
 #!/bin/sh
 #
-# Pull requests libpcap/07-erspan-mode and tcpdump/05-erspan of the
+# Pull requests libpcap/08-erspan-mode and tcpdump/05-erspan of the
 # master series: the programs of ERSPAN mode (-d with --erspan and -y
 # ERSPAN) equal those of "erspan and EXPR" on Ethernet, sessions,
 # refusals, and the API checks of erspan-mode-api.c

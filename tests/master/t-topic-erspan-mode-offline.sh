@@ -1,6 +1,6 @@
 #!/bin/sh
 #
-# Pull requests libpcap/07-erspan-mode and tcpdump/05-erspan of the
+# Pull requests libpcap/08-erspan-mode and tcpdump/05-erspan of the
 # master series: savefiles read with --erspan, decapsulated as tshark
 # sees their inner frames, sessions, and the frames skipped as not
 # ERSPAN counted (tests/erspan-mode/t-mode-offline.sh), run against the

@@ -1,6 +1,6 @@
 #!/bin/sh
 #
-# Pull request libpcap/06-erspan-filter of the master series: the
+# Pull request libpcap/07-erspan-filter of the master series: the
 # "erspan [session]" primitive, written anew for master's gencode.c,
 # on every frame of the crafted captures of tests/gen/erspan-pcap.c
 # (each ERSPAN type over IPv4, IPv4 with options and IPv6, with no, one

@@ -1,6 +1,6 @@
 #!/bin/sh
 #
-# Pull request libpcap/02-read-compressed of the master series: the
+# Pull request libpcap/03-read-compressed of the master series: the
 # tcpdump that t-series.sh built from both master series reads gzip, LZ4
 # and zstd savefiles exactly as the plain one, whoever compressed them:
 # the tools (one stream, and several members or frames cut mid-record),

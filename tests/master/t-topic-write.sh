@@ -1,7 +1,7 @@
 #!/bin/sh
 #
-# Pull requests libpcap/03-savefile-options, 04-writer-thread and
-# 05-adaptive-level of the master series: the dumper API from a C
+# Pull requests libpcap/04-savefile-options, 05-writer-thread and
+# 06-adaptive-level of the master series: the dumper API from a C
 # program (tests/compress/sfc-api.c) built against the master series'
 # libpcap.  Its refusals and statistics; a sticky
 # ENOSPC that counts every lost record; incompressible records stored;
