@@ -41,7 +41,7 @@ macro(sf_compress_lzo)
   option(WITH_LZO "compressed savefiles with LZO (lzop); liblzo2 is GPL, so the resulting libpcap is too" OFF)
   if(WITH_LZO)
     if(NOT SF_COMPRESS_COOKIE)
-      message(FATAL_ERROR "WITH_LZO was given, but compressed savefiles need fopencookie()")
+      message(FATAL_ERROR "WITH_LZO was given, but compressed savefiles need fopencookie() or funopen()")
     endif()
     sf_compress_codec(lzo LIBLZO2 lzo2 lzo/lzo1x.h lzo1x_1_compress lzo2
         HAVE_LIBLZO2 sf-compress-lzo.c)

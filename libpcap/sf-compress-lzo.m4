@@ -44,7 +44,7 @@ AC_DEFUN([AC_LBL_SF_COMPRESS_LZO],
 	    [with_lzo=$withval], [with_lzo=no])
 	if test "x$with_lzo" != xno; then
 		if test "x$sf_compress_cookie" != xyes; then
-			AC_MSG_ERROR([--with-lzo was given, but compressed savefiles need fopencookie()])
+			AC_MSG_ERROR([--with-lzo was given, but compressed savefiles need fopencookie() or funopen()])
 		fi
 		PKG_CHECK_MODULE(LIBLZO2, lzo2,
 		    [

@@ -60,10 +60,11 @@
  * declares the table and the check_headers[] entry for savefile.c and
  * the writer.
  *
- * A decompressing stream needs fopencookie(): configure (and CMake)
- * define SFC_COOKIE_OFF_T, the offset type of its seek function, only
- * where it is found.  Without it (macOS and the BSDs but FreeBSD), all
- * that is built here is the table and a check_headers[] entry that
+ * A decompressing stream needs fopencookie() (glibc, musl, FreeBSD 11
+ * and later) or funopen() (macOS and the other BSDs): configure (and
+ * CMake) define SFC_COOKIE_OFF_T, the offset type of its seek
+ * function, only where one is found.  Without either, all that is
+ * built here is the table and a check_headers[] entry that
  * recognises compressed files and refuses them by name, rather than as
  * "unknown file format"; that part uses nothing beyond C99 and pcap.h
  * (no ssize_t, which MSVC lacks).
@@ -1287,6 +1288,7 @@ sfc_use_seek_table(struct sfc_reader *r)
 
 /*
  * The stream's seek function, for fopencookie(); sets errno on failure.
+ * funopen() reaches it through sfc_funopen_seek().
  */
 static int
 sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
@@ -1443,14 +1445,39 @@ sfc_next_packet(pcap_t *p, struct pcap_pkthdr *h, u_char **data)
 	return (status);
 }
 
+#ifndef HAVE_FOPENCOOKIE
+/*
+ * funopen()'s read and seek functions, where the C library has it
+ * instead of fopencookie(): the same, with an int count and the offset
+ * passed by value (fpos_t is an off_t there).
+ */
+static int
+sfc_funopen_read(void *cookie, char *buf, int size)
+{
+	return ((int)sfc_cookie_read(cookie, buf, (size_t)size));
+}
+
+static off_t
+sfc_funopen_seek(void *cookie, off_t offset, int whence)
+{
+	SFC_COOKIE_OFF_T o = offset;
+
+	if (sfc_cookie_seek(cookie, &o, whence) == -1)
+		return (-1);
+	return (o);
+}
+#endif
+
 static pcap_t *
 sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
     FILE *fp, u_int precision, char *errbuf, int *err)
 {
+#ifdef HAVE_FOPENCOOKIE
 	static const cookie_io_functions_t fns = {
 		sfc_cookie_read, NULL, sfc_cookie_seek,
 		sfc_cookie_rclose
 	};
+#endif
 	struct sfc_reader *r;
 	FILE *cfp;
 	uint8_t m[4];
@@ -1501,10 +1528,15 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 		sfc_reader_free(r);
 		return (NULL);
 	}
+#ifdef HAVE_FOPENCOOKIE
 	cfp = fopencookie(r, "r", fns);
+#else
+	cfp = funopen(r, sfc_funopen_read, NULL, sfc_funopen_seek,
+	    sfc_cookie_rclose);
+#endif
 	if (cfp == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "fopencookie");
+		    errno, "cannot open the decompressing stream");
 		sfc_reader_free(r);
 		return (NULL);
 	}

@@ -98,15 +98,15 @@ macro(sf_compress_codec _name _prefix _module _header _function _library _define
       message(FATAL_ERROR "WITH_${_upper}=yes was given, but ${_name} was not found")
     endif()
   elseif(_want STREQUAL "yes")
-    message(FATAL_ERROR "WITH_${_upper}=yes was given, but compressed savefiles need fopencookie()")
+    message(FATAL_ERROR "WITH_${_upper}=yes was given, but compressed savefiles need fopencookie() or funopen()")
   endif()
 endmacro()
 
 #
-# sf_compress_read(): fopencookie() and the BSD-licensed codecs: zlib
-# (gzip), liblz4, libzstd.  sf-compress-read.c is always built: without
-# fopencookie() (SFC_COOKIE_OFF_T unset) it still recognises compressed
-# files, and refuses them by name.
+# sf_compress_read(): fopencookie() or funopen(), and the BSD-licensed
+# codecs: zlib (gzip), liblz4, libzstd.  sf-compress-read.c is always
+# built: without either function (SFC_COOKIE_OFF_T unset) it still
+# recognises compressed files, and refuses them by name.
 #
 macro(sf_compress_read)
   list(APPEND PROJECT_SOURCE_LIST_C sf-compress-read.c)
@@ -137,6 +137,17 @@ int main(void) { return 0; }" SFC_COOKIE_SEEK_TAKES_${_sfc_t})
     endforeach()
     if(NOT SFC_COOKIE_OFF_T)
       set(SF_COMPRESS_COOKIE FALSE)
+    endif()
+  else()
+    #
+    # macOS and the other BSDs have funopen() instead, whose seek
+    # function takes and returns an fpos_t, which is an off_t there
+    # (libbsd's takes an off_t).
+    #
+    check_function_exists(funopen HAVE_FUNOPEN)
+    if(HAVE_FUNOPEN)
+      set(SF_COMPRESS_COOKIE TRUE)
+      set(SFC_COOKIE_OFF_T off_t)
     endif()
   endif()
   sf_compress_codec(zlib ZLIB zlib zlib.h inflateReset z

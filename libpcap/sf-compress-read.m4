@@ -74,14 +74,15 @@ AC_DEFUN([AC_LBL_SF_COMPRESS_CODEC],
 			AC_MSG_ERROR([--with-$1 was given, but $1 was not found])
 		fi
 	elif test "x$with_$1" = xyes; then
-		AC_MSG_ERROR([--with-$1 was given, but compressed savefiles need fopencookie()])
+		AC_MSG_ERROR([--with-$1 was given, but compressed savefiles need fopencookie() or funopen()])
 	fi
 ])
 
-dnl AC_LBL_SF_COMPRESS_READ: fopencookie() and the BSD-licensed codecs:
-dnl zlib (gzip), liblz4, libzstd.  sf-compress-read.c is always built:
-dnl without fopencookie() (SFC_COOKIE_OFF_T undefined) it still
-dnl recognises compressed files, and refuses them by name.
+dnl AC_LBL_SF_COMPRESS_READ: fopencookie() or funopen(), and the
+dnl BSD-licensed codecs: zlib (gzip), liblz4, libzstd.
+dnl sf-compress-read.c is always built: without either function
+dnl (SFC_COOKIE_OFF_T undefined) it still recognises compressed files,
+dnl and refuses them by name.
 AC_DEFUN([AC_LBL_SF_COMPRESS_READ],
 [
 	MODULE_C_SRC="$MODULE_C_SRC sf-compress-read.c"
@@ -114,8 +115,19 @@ int sfc_seek(void *c, $sfc_t *o, int w) { return c != o ? w : 0; }
 		else
 			AC_DEFINE_UNQUOTED(SFC_COOKIE_OFF_T,
 			    $ac_cv_lbl_sfc_cookie_off_t,
-			    [the offset type of fopencookie()'s seek function])
+			    [the offset type of the stream's seek function])
 		fi
+	else
+		#
+		# macOS and the other BSDs have funopen() instead, whose
+		# seek function takes and returns an fpos_t, which is an
+		# off_t there (libbsd's takes an off_t).
+		#
+		AC_CHECK_FUNCS(funopen, [
+			sf_compress_cookie=yes
+			AC_DEFINE(SFC_COOKIE_OFF_T, off_t,
+			    [the offset type of the stream's seek function])
+		])
 	fi
 	AC_LBL_SF_COMPRESS_CODEC(zlib, ZLIB, zlib, zlib.h, inflateReset, z,
 	    HAVE_ZLIB, sf-compress-zlib.c)

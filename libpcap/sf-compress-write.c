@@ -75,7 +75,8 @@
  * sf-compress-adapt.c for the rung of the codec's ladder.
  */
 /*
- * Without fopencookie() or the __atomic builtins there is no dumper:
+ * Without fopencookie() or funopen(), or without the __atomic builtins,
+ * there is no dumper:
  * the calls still exist, open the plain dumper when given no options
  * and refuse options with a message (the end of this file).
  */
@@ -103,9 +104,10 @@
 #include "sf-compress.h"
 
 /*
- * A dumper needs fopencookie(), whose seek function's offset type
- * configure found, and the __atomic builtins; without either, the
- * dumper's calls are the stubs at the end of this file.
+ * A dumper needs a stream of its own, fopencookie()'s or funopen()'s,
+ * whose seek function's offset type configure found, and the __atomic
+ * builtins; without either, the dumper's calls are the stubs at the end
+ * of this file.
  */
 #if defined(SFC_COOKIE_OFF_T) && defined(SFC_HAVE_ATOMICS)
 #define	SFC_DUMPER
@@ -2375,10 +2377,11 @@ sfc_thr_stop(struct sfc_thr *t _U_)
 /*
  * The dumper.  A pcap_dumper_t * must stay a FILE * (applications call
  * pcap_dump_file() and some cast the handle), so the dumper is a
- * fopencookie() stream whose write function hands the bytes to the
- * first stage.  The stream is unbuffered, so each fwrite() is one copy
- * into the block.  The state behind a stream is found through a small
- * registry when opening, flushing, asking for statistics and closing.
+ * fopencookie() (or funopen()) stream whose write function hands the
+ * bytes to the first stage.  The stream is unbuffered, so each fwrite()
+ * is one copy into the block.  The state behind a stream is found
+ * through a small registry when opening, flushing, asking for
+ * statistics and closing.
  * pcap_dump() does not go through stdio at all: it hands each record
  * to pcapint_dump_compress_record(), which finds the state through a
  * one-entry per-thread cache of that registry and copies header and
@@ -2533,13 +2536,38 @@ sfc_cookie_close(void *cookie)
 	return (ret);
 }
 
+#ifndef HAVE_FOPENCOOKIE
+/*
+ * funopen()'s write and seek functions, where the C library has it
+ * instead of fopencookie(): the same, with an int count and the offset
+ * passed by value (fpos_t is an off_t there).
+ */
+static int
+sfc_funopen_write(void *cookie, const char *data, int size)
+{
+	return ((int)sfc_cookie_write(cookie, data, (size_t)size));
+}
+
+static off_t
+sfc_funopen_seek(void *cookie, off_t offset, int whence)
+{
+	SFC_COOKIE_OFF_T o = offset;
+
+	if (sfc_cookie_seek(cookie, &o, whence) == -1)
+		return (-1);
+	return (o);
+}
+#endif
+
 pcap_dumper_t *
 pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
     const pcap_dump_options_t *opts)
 {
+#ifdef HAVE_FOPENCOOKIE
 	static const cookie_io_functions_t fns = {
 		NULL, sfc_cookie_write, sfc_cookie_seek, sfc_cookie_close
 	};
+#endif
 	struct sfc_dumper *d;
 	pcap_dumper_t *pd;
 
@@ -2563,10 +2591,15 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 		d = NULL;
 		goto fail;
 	}
+#ifdef HAVE_FOPENCOOKIE
 	d->fp = fopencookie(d, "w", fns);
+#else
+	d->fp = funopen(d, NULL, sfc_funopen_write, sfc_funopen_seek,
+	    sfc_cookie_close);
+#endif
 	if (d->fp == NULL) {
 		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "fopencookie");
+		    errno, "cannot open the compressing stream");
 		sfc_pipeline_free(&d->pl);
 		free(d);
 		goto fail;
@@ -2699,8 +2732,8 @@ pcap_dump_geterr(pcap_dumper_t *pd)
 #else /* SFC_DUMPER */
 
 /*
- * Dumpers with options where there is no fopencookie() (or no __atomic
- * builtins): a dumper cannot be both a FILE * and compress.  The calls
+ * Dumpers with options where there is neither fopencookie() nor
+ * funopen() (or no __atomic builtins): a dumper cannot be both a FILE * and compress.  The calls
  * exist all the same: with no options they open the plain dumper, as
  * the dumper above does, and with options they fail with a clear
  * message.

@@ -241,8 +241,9 @@ pcapint_writer_check_nice(int nice_incr, char *errbuf)
 /*
  * The rest is the writer thread itself, which exists only for a dumper
  * to feed it: SFC_COOKIE_OFF_T says that configure found the
- * fopencookie() a dumper needs, and HAVE_PTHREADS, under which this file
- * is built, that it found the __atomic builtins as well.
+ * fopencookie() or funopen() a dumper needs, and HAVE_PTHREADS, under
+ * which this file is built, that it found the __atomic builtins as
+ * well.
  */
 #ifdef SFC_COOKIE_OFF_T
 

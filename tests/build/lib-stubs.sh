@@ -2,8 +2,9 @@
 # where part of the dumper cannot be (t-no-atomics.sh,
 # t-no-fopencookie.sh).  Sourced after tests/lib.sh.
 #
-# stub_build CACHE-VARIABLE=VALUE: configure and build libpcap.a in
-# $TMPDIR/obj with that configure result forced; sets $obj, $src,
+# stub_build CACHE-VARIABLE=VALUE [VAR=VALUE...]: configure and build
+# libpcap.a in $TMPDIR/obj with that configure result forced (and the
+# other variables given to configure); sets $obj, $src,
 # $members (the archive's members), $wsyms (nm's lines for
 # sf-compress-write.o) and $libs (what it links with), or fails the
 # test and ends it.
@@ -18,8 +19,8 @@ obj=$TMPDIR/obj
 
 stub_build() {
 	mkdir "$obj"
-	if ! (cd "$obj" && "$src/configure" "$1" \
-	    CC="$CC" CFLAGS="-O1" >configure.log 2>&1); then
+	if ! (cd "$obj" && "$src/configure" CC="$CC" CFLAGS="-O1" "$@" \
+	    >configure.log 2>&1); then
 		t_fail "configure with $1: $(tail -3 "$obj/configure.log")"
 		t_done
 	fi
