@@ -1602,8 +1602,8 @@ pcapint_compressed_check_header(const uint8_t *magic, FILE *fp,
 #else /* SFC_COOKIE_OFF_T */
 
 /*
- * Without fopencookie(), a reader cannot hand savefile.c a
- * decompressing FILE *.  Compressed files are still recognised, and
+ * Without fopencookie() or funopen(), a reader cannot hand savefile.c
+ * a decompressing FILE *.  Compressed files are still recognised, and
  * refused by name rather than as "unknown file format".
  */
 pcap_t *

@@ -27,16 +27,12 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * Compressed savefiles: the one header of the subsystem.  savefile.c
- * and sf-pcap.c include it for the hooks they call; our files include
- * it for what they call of one another: the reader
- * (sf-compress-read.c), one file per codec that reads and writes its
- * container (sf-compress-zlib.c, sf-compress-lz4.c,
- * sf-compress-zstd.c), the level controller (sf-compress-adapt.c), the
- * writer (sf-compress-write.c) and the writer thread's ring
- * (sf-writer.c).  Everything else in those files is static.
+ * and sf-pcap.c include it for the hooks they call, and the files of
+ * compressed savefiles for what they call of one another, in the
+ * sections below; everything else in those files is static.
  *
  * savefile.c is built on every platform, so this uses nothing beyond
- * C99 and pcap-int.h: no ptrdiff_t, which MSVC lacks (a count of bytes
+ * C99 and pcap-int.h: no ssize_t, which MSVC lacks (a count of bytes
  * or a negative error is a ptrdiff_t).
  */
 

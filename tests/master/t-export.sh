@@ -7,8 +7,7 @@
 # text) and its commits as git format-patch files without our
 # Upstream-Status trailers.  Nothing in them names our project except as
 # the authors' affiliation (the From:, Signed-off-by: and shortlog lines),
-# and nothing knows the lzop container, which is ours only, nor the
-# symbols under which our files keep what a later pull request adds.
+# and nothing knows the lzop container, which is ours only.
 # That git am applies them in order to the pinned snapshots is
 # t-series.sh's to check.  BASE=release writes today's series the same
 # way, without the files only the master series places.
@@ -79,9 +78,9 @@ t_expect_eq "libpcap adaptive-level adds the controller and its ladders" \
 t_check "libpcap savefile-options' pcap.h has no writer ring and no levels" \
     sh -c "! grep -q 'ring_size\|nlevels\|set_writer' '$lp'/*-savefile-options/0001-*.patch"
 # A later pull request adds to an earlier one's file as an ordinary
-# diff (sluice-patchq's stage_file): 03 creates the writer without the
-# writer thread, 04 adds its glue, and 02 creates each codec's file
-# with its decoder only.
+# diff (sluice-patchq's stage_file): savefile-options creates the writer
+# without the writer thread, writer-thread adds its glue, and
+# read-compressed creates each codec's file with its decoder only.
 changes_of() {
 	cat "$lp"/$1/0[0-9][0-9][0-9]-*.patch 2>/dev/null |
 	    sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' | LC_ALL=C sort -u | tr '\n' ' '

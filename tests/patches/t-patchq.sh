@@ -59,6 +59,28 @@ if [ -d "$snapshots" ]; then
 			t_fail "libpcap master: export changed the series or our files"
 			cat "$TMPDIR/log" "$TMPDIR/diff" | head -30 | sed 's/^/#   /'
 		fi
+		# A line that a later pull request adds to a file with lzop
+		# parts, edited in that pull request's commit, goes back to
+		# the patch and, as a diff, to our file, whose lzop parts stay.
+		old_line=' \* When the level adapts, the planner asks the level controller of'
+		new_line=' * When the level adapts, the planner asks the controller of'
+		lzo_before=$(grep -c SFC_LZOP_CONTAINER "$repo/libpcap/sf-compress-write.c")
+		adapt=$(git -C "$wt" log --format=%H --grep='^savefile: Let the compression level adapt$' upstream..HEAD)
+		sed -i "s/^$old_line\$/$new_line/" "$wt/sf-compress-write.c"
+		if git -C "$wt" -c user.name=t -c user.email=t@t commit -q -a --fixup="$adapt" &&
+		    GIT_SEQUENCE_EDITOR=true git -C "$wt" -c user.name=t -c user.email=t@t \
+		    rebase -q -i --autosquash upstream >"$TMPDIR/log" 2>&1 &&
+		    SLUICE_BASE=master SLUICE_UPSTREAM_DIR=$snapshots \
+		    sh "$repo/build-aux/sluice-patchq" export libpcap "$wt" >>"$TMPDIR/log" 2>&1; then
+			t_check "libpcap master: the edit is in the adaptive level's patch" \
+			    grep -qxF "+$new_line" "$repo"/patches/master/libpcap/00*-savefile-Let-the-compression-level-adapt.patch
+			t_check "libpcap master: ... and in our file, whose lzop parts stay" \
+			    sh -c "grep -qxF '$new_line' '$repo/libpcap/sf-compress-write.c' &&
+			        test \"\$(grep -c SFC_LZOP_CONTAINER '$repo/libpcap/sf-compress-write.c')\" = '$lzo_before'"
+		else
+			t_fail "libpcap master: an edit in a later pull request's commit exports"
+			sed 's/^/#   /' "$TMPDIR/log" | head -20
+		fi
 	fi
 else
 	t_skip "libpcap master: round trip" "the snapshots are absent ($snapshots)"

@@ -72,7 +72,7 @@ fi
 
 # The LZO variant.  A default build leaves LZO out (liblzo2 is GPL), so
 # that lzop savefiles stay covered, the same sources with the lzop
-# container (sf-compress-lzo-*.c, HAVE_LIBLZO2) are compiled in front of
+# container (sf-compress-lzo.c, HAVE_LIBLZO2) are compiled in front of
 # the build's libpcap.a, as for ThreadSanitizer but with the build's
 # flags, and run the checks for lzo.  A libpcap built --with-lzo has it
 # in the plain variant already.
