@@ -1,0 +1,236 @@
+/*
+ * Copyright (c) 2026 The sluice developers.  All rights reserved.
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions
+ * are met:
+ *
+ *   1. Redistributions of source code must retain the above copyright
+ *      notice, this list of conditions and the following disclaimer.
+ *   2. Redistributions in binary form must reproduce the above copyright
+ *      notice, this list of conditions and the following disclaimer in the
+ *      documentation and/or other materials provided with the distribution.
+ *   3. Neither the name of the copyright holders nor the names of its
+ *      contributors may be used to endorse or promote products derived
+ *      from this software without specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS
+ * ``AS IS'' AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT
+ * LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR
+ * A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT
+ * OWNER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL,
+ * SPECIAL, EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT
+ * LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE,
+ * DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY
+ * THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
+ * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+
+/*
+ * Write a savefile through a dumper with options, in the container
+ * named on the command line, and read it back with pcap_open_offline(),
+ * record for record.  The records are generated, so the program needs
+ * no capture device and no input file.  Their lengths run from 1 byte
+ * to more than a block, and every few records hold bytes that do not
+ * compress, so that the file has compressed and stored blocks and
+ * records that span blocks.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _WIN32
+  #include "getopt.h"
+#else
+  #include <unistd.h>
+#endif
+
+#if defined(_WIN32) || defined(__QNX__)
+  #include "unix.h"
+#else
+  #include <sysexits.h>
+#endif
+
+#include <pcap.h>
+
+#define NRECORDS	1000
+#define SNAPLEN		9000
+#define BLOCK_SIZE	4096
+/* A writer ring that holds every record, so that none is dropped. */
+#define RING_SIZE	((size_t)8 * 1024 * 1024)
+
+static const char *program_name;
+
+/*
+ * Record i: its header and its bytes, a function of i alone, so that
+ * the reader can check what it reads without keeping what was written.
+ */
+static void
+make_record(unsigned i, struct pcap_pkthdr *h, u_char *data)
+{
+	uint32_t x = i * 2654435761U + 1;
+	unsigned j;
+
+	h->ts.tv_sec = 1700000000 + i;
+	h->ts.tv_usec = (i * 7919) % 1000000;
+	h->caplen = 1 + (i * 37) % SNAPLEN;
+	h->len = h->caplen + (i % 3 == 0 ? 100 : 0);
+	for (j = 0; j < h->caplen; j++) {
+		if (i % 5 == 0) {
+			/* xorshift: bytes that do not compress */
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			data[j] = (u_char)x;
+		} else
+			data[j] = (u_char)((i + j / 64) & 0x0f);
+	}
+}
+
+static int
+write_file(const char *path, const char *codec, int writer_thread)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	static u_char data[SNAPLEN];
+	struct pcap_pkthdr h;
+	struct pcap_dump_stats st;
+	pcap_dump_options_t *opts;
+	pcap_dumper_t *d;
+	pcap_t *p;
+	unsigned i;
+
+	p = pcap_open_dead(DLT_EN10MB, SNAPLEN);
+	if (p == NULL) {
+		fprintf(stderr, "ERROR: pcap_open_dead failed\n");
+		return EX_SOFTWARE;
+	}
+	opts = pcap_dump_options_create(errbuf);
+	if (opts == NULL ||
+	    pcap_dump_options_set_compression(opts, codec, errbuf) != 0 ||
+	    pcap_dump_options_set_block_size(opts, BLOCK_SIZE, errbuf) != 0 ||
+	    (writer_thread &&
+	     pcap_dump_options_set_writer_thread(opts, RING_SIZE, errbuf) != 0)) {
+		fprintf(stderr, "ERROR: %s\n", errbuf);
+		pcap_close(p);
+		return EX_DATAERR;
+	}
+	d = pcap_dump_open_with_options(p, path, opts);
+	pcap_dump_options_free(opts);
+	if (d == NULL) {
+		fprintf(stderr, "ERROR: %s\n", pcap_geterr(p));
+		pcap_close(p);
+		return EX_CANTCREAT;
+	}
+	for (i = 0; i < NRECORDS; i++) {
+		make_record(i, &h, data);
+		pcap_dump((u_char *)d, &h, data);
+	}
+	if (pcap_dump_flush(d) != 0 ||
+	    pcap_dump_get_stats(d, &st, sizeof(st)) != 0) {
+		fprintf(stderr, "ERROR: %s\n", pcap_dump_geterr(d));
+		pcap_dump_close(d);
+		pcap_close(p);
+		return EX_IOERR;
+	}
+	pcap_dump_close(d);
+	pcap_close(p);
+	if (st.records != NRECORDS || st.records_lost != 0 ||
+	    st.records_dropped != 0) {
+		fprintf(stderr, "ERROR: %llu records, %llu lost, %llu dropped\n",
+		    (unsigned long long)st.records,
+		    (unsigned long long)st.records_lost,
+		    (unsigned long long)st.records_dropped);
+		return EX_IOERR;
+	}
+	return EX_OK;
+}
+
+static int
+read_file(const char *path)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	static u_char want[SNAPLEN];
+	struct pcap_pkthdr *h, wh;
+	const u_char *data;
+	pcap_t *p;
+	unsigned n = 0;
+	int status;
+
+	p = pcap_open_offline(path, errbuf);
+	if (p == NULL) {
+		fprintf(stderr, "ERROR: %s\n", errbuf);
+		return EX_DATAERR;
+	}
+	while ((status = pcap_next_ex(p, &h, &data)) == 1) {
+		if (n == NRECORDS) {
+			fprintf(stderr, "ERROR: more than %u records\n", NRECORDS);
+			pcap_close(p);
+			return EX_DATAERR;
+		}
+		make_record(n, &wh, want);
+		if (h->ts.tv_sec != wh.ts.tv_sec ||
+		    h->ts.tv_usec != wh.ts.tv_usec ||
+		    h->caplen != wh.caplen || h->len != wh.len ||
+		    memcmp(data, want, wh.caplen) != 0) {
+			fprintf(stderr, "ERROR: record %u differs\n", n);
+			pcap_close(p);
+			return EX_DATAERR;
+		}
+		n++;
+	}
+	if (status != PCAP_ERROR_BREAK) {
+		fprintf(stderr, "ERROR: after %u records: %s\n", n,
+		    pcap_geterr(p));
+		pcap_close(p);
+		return EX_DATAERR;
+	}
+	pcap_close(p);
+	if (n != NRECORDS) {
+		fprintf(stderr, "ERROR: %u records of %u\n", n, NRECORDS);
+		return EX_DATAERR;
+	}
+	printf("OK: %u records\n", n);
+	return EX_OK;
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "%s, with %s\n", program_name, pcap_lib_version());
+	fprintf(f, "Usage: %s [-t] <codec> <file>\n", program_name);
+	fprintf(f, "       (write <file> with <codec>, as pcap_dump_options_set_compression()\n");
+	fprintf(f, "       takes it, then read it back; -t writes from a writer thread)\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *cp;
+	int op, writer_thread = 0, status;
+
+	cp = strrchr(argv[0], '/');
+	program_name = cp ? cp + 1 : argv[0];
+	while ((op = getopt(argc, argv, "ht")) != -1) {
+		switch (op) {
+		case 'h':
+			usage(stdout);
+			return EX_OK;
+		case 't':
+			writer_thread = 1;
+			break;
+		default:
+			usage(stderr);
+			return EX_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	status = write_file(argv[optind + 1], argv[optind], writer_thread);
+	if (status != EX_OK)
+		return status;
+	return read_file(argv[optind + 1]);
+}
