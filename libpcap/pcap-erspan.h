@@ -28,34 +28,26 @@
  */
 
 /*
- * User-space ERSPAN decapsulator.
- *
- * It locates the inner Ethernet frame of an ERSPAN type I, II or III
- * (frame type 0) packet carried in GRE over IPv4 or IPv6 in an outer
- * Ethernet frame.  It accepts exactly the frames the "erspan" filter
- * primitive (gencode.c, gen_erspan()) matches, so that a frame the
- * kernel filter passed can always be stripped, and a frame it did not
- * pass is never mistaken for ERSPAN.  The rules, shared by both:
+ * User-space ERSPAN decapsulation: the inner Ethernet frame of an ERSPAN
+ * type I, II or III (frame type 0) packet in GRE over IPv4 or IPv6 in an
+ * outer Ethernet frame.  It accepts exactly what the "erspan" filter
+ * primitive (gen_erspan() in gencode.c) matches, so that a frame the
+ * kernel passed can always be stripped and no other is taken for
+ * ERSPAN; both follow these rules:
  *
  *  - up to two outer 802.1Q / 802.1ad tags (TPID 0x8100 or 0x88a8);
- *  - IPv4: version 4, IHL >= 5 (options allowed), protocol 47, not a
- *    fragment (MF clear and fragment offset 0: a first fragment does
- *    not hold the whole inner frame, a later one has no GRE header);
- *  - IPv6: version 6, next header 47 (no extension headers);
- *  - GRE: R bit clear and version 0; the header is 4 bytes plus 4 for
- *    each of C, K and S;
- *  - type I: protocol 0x88be, S clear, no ERSPAN header;
- *    type II: protocol 0x88be, S set, 8-byte header with Ver 1;
- *    type III: protocol 0x22eb, 12-byte header with Ver 2 and FT 0,
- *    plus the 8-byte platform subheader when O is set;
- *  - the IP length must cover the headers and a 14-byte inner
- *    Ethernet header;
- *  - every header byte up to the inner frame must be in the capture.
+ *  - IPv4: version 4, IHL >= 5, protocol 47, not a fragment (a first
+ *    fragment lacks part of the inner frame, a later one the GRE header);
+ *    IPv6: version 6, next header 47 (no extension headers);
+ *  - GRE: R bit clear and version 0; 4 bytes, plus 4 for each of C, K, S;
+ *  - type I: protocol 0x88be, S clear, no ERSPAN header; type II: 0x88be,
+ *    S set, 8-byte header with Ver 1; type III: 0x22eb, 12-byte header
+ *    with Ver 2 and FT 0, plus the 8-byte platform subheader if O is set;
+ *  - the IP length covers the headers and a 14-byte inner Ethernet
+ *    header, and every header byte is in the capture.
  *
- * The inner length comes from the IP length, and inner_caplen stops
- * there too; the primitives after "erspan" in a filter, which run on
- * the outer packet, can still read captured bytes past it (Ethernet
- * padding), as on any other packet.
+ * The inner length, and inner_caplen, stop at the IP length; primitives
+ * after "erspan" in a filter still see the outer packet's padding.
  */
 
 #ifndef pcap_erspan_h
@@ -70,17 +62,10 @@
 
 #define PCAPINT_ERSPAN_MAX_SESSION	1023	/* 10-bit session ID */
 
-/*
- * The longest outer header we accept: Ethernet with two tags (22),
- * IPv4 with 40 bytes of options (60), GRE with C, K and S (16), type
- * III header with the platform subheader (20).
- */
+/* Two tags (22), IPv4 options (60), GRE C, K, S (16), type III with O (20) */
 #define PCAPINT_ERSPAN_MAX_OUTER	(22 + 60 + 16 + 20)
 
-/*
- * Results of pcapint_erspan_decap().  Zero is success; everything else
- * says why the frame was not decapsulated.
- */
+/* Results of pcapint_erspan_decap(): why a frame was not decapsulated. */
 #define PCAPINT_ERSPAN_OK		0
 #define PCAPINT_ERSPAN_NOT_IP		1	/* not IPv4/IPv6 after the tags */
 #define PCAPINT_ERSPAN_NOT_GRE		2	/* IP, but not GRE */
@@ -133,11 +118,7 @@ struct pcapint_erspan {
 	uint64_t	platf_info;	/* type III with O: low 58 bits */
 };
 
-/*
- * Decapsulate the outer Ethernet frame "pkt" of "caplen" captured
- * bytes.  On success, returns PCAPINT_ERSPAN_OK and fills in "info";
- * otherwise returns one of the reasons above and "info" is undefined.
- */
+/* Decapsulate pkt; "info" is filled in only on PCAPINT_ERSPAN_OK. */
 int	pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 	    struct pcapint_erspan *info);
 
