@@ -28,79 +28,56 @@
  */
 
 /*
- * ERSPAN mode: a handle of link-layer type DLT_ERSPAN delivers the
- * Ethernet frames mirrored in ERSPAN, not those that carry them.  The
- * filter is compiled for the outer frames, so it runs unchanged in the
- * kernel and on savefile records; what passed it is stripped here, and
- * other frames that reach us are dropped and counted.
+ * ERSPAN mode: DLT_ERSPAN handles deliver the frames mirrored in ERSPAN,
+ * stripped here once the filter, compiled for the outer frames, passed.
  */
 
 #include <config.h>
-
 #include <string.h>
-
 #include "pcap-int.h"
 #include "pcap-erspan.h"
 
 /*
- * Whether the filter in place is the mode's own, that of an empty
- * expression (comparing programs needs no hook in pcap_setfilter()).
+ * The mode's own filter, an empty expression's: if set, switch to dlt
+ * with it; if not, whether it is in place (no hook in pcap_setfilter()).
  */
 static int
-erspan_own_filter(pcap_t *p)
+erspan_empty_filter(pcap_t *p, int dlt, int set)
 {
 	struct bpf_program prog;
-	int same;
+	int old = p->linktype, ret = -1;
 
-	if (p->fcode.bf_insns == NULL)
+	if (!set && p->fcode.bf_insns == NULL)
 		return (0);
-	if (pcap_compile(p, &prog, "", 1, PCAP_NETMASK_UNKNOWN) == -1)
-		return (-1);
-	same = prog.bf_len == p->fcode.bf_len &&
-	    memcmp(prog.bf_insns, p->fcode.bf_insns,
-	    prog.bf_len * sizeof(*prog.bf_insns)) == 0;
-	pcap_freecode(&prog);
-	return (same);
-}
-
-/* Switch to dlt with the empty expression's filter, or leave both. */
-static int
-erspan_set_empty_filter(pcap_t *p, int dlt)
-{
-	struct bpf_program prog;
-	int old = p->linktype, status = -1;
-
 	p->linktype = dlt;
 	if (pcap_compile(p, &prog, "", 1, PCAP_NETMASK_UNKNOWN) != -1) {
-		status = pcap_setfilter(p, &prog);
+		ret = set ? pcap_setfilter(p, &prog) :
+		    prog.bf_len == p->fcode.bf_len &&
+		    memcmp(prog.bf_insns, p->fcode.bf_insns,
+		    prog.bf_len * sizeof(*prog.bf_insns)) == 0;
 		pcap_freecode(&prog);
 	}
-	if (status == -1)
+	if (ret == -1)
 		p->linktype = old;
-	return (status);
+	return (ret);
 }
 
 /*
- * Called by a capture module that filters in the kernel before a live
- * handle's link-layer type changes to dlt.  Entering the mode replaces
- * any filter, so the kernel keeps all but ERSPAN even before the
- * application sets one; leaving it replaces only the mode's own.
+ * Entering the mode replaces any filter, so the kernel keeps all but
+ * ERSPAN before the application sets one; leaving replaces only its own.
  */
 int
 pcapint_erspan_set_mode(pcap_t *p, int dlt)
 {
 	int own;
 
-	if (dlt == p->linktype)
+	if (dlt == p->linktype ||
+	    (dlt != DLT_ERSPAN && p->linktype != DLT_ERSPAN))
 		return (0);
-	if (dlt == DLT_ERSPAN)
-		return (erspan_set_empty_filter(p, dlt) == -1 ? -1 : 0);
-	if (p->linktype != DLT_ERSPAN)
-		return (0);
-	own = erspan_own_filter(p);
-	if (own <= 0)
+	if (dlt != DLT_ERSPAN &&
+	    (own = erspan_empty_filter(p, p->linktype, 0)) <= 0)
 		return (own);
-	return (erspan_set_empty_filter(p, dlt) == -1 ? -1 : 0);
+	return (erspan_empty_filter(p, dlt, 1) == -1 ? -1 : 0);
 }
 
 int
@@ -121,32 +98,28 @@ pcapint_erspan_file_dlt(pcap_t *p)
 	return (p->linktype == DLT_ERSPAN ? DLT_EN10MB : p->linktype);
 }
 
-static int
-erspan_decap(pcap_t *p, const struct pcap_pkthdr *h, const u_char *data,
-    struct pcapint_erspan *info)
-{
-	if (pcapint_erspan_decap(data, h->caplen, info) == PCAPINT_ERSPAN_OK)
-		return (0);
-	p->erspan_malformed++;
-	return (-1);
-}
-
 int
 pcapint_erspan_check(pcap_t *p, const struct pcap_pkthdr *h,
     const u_char *data)
 {
 	struct pcapint_erspan info;
 
-	return (erspan_decap(p, h, data, &info));
+	if (pcapint_erspan_decap(data, h->caplen, &info) == PCAPINT_ERSPAN_OK)
+		return (0);
+	p->erspan_malformed++;
+	return (-1);
 }
 
 int
 pcapint_erspan_strip(pcap_t *p, struct pcap_pkthdr *h, u_char **data)
 {
 	struct pcapint_erspan info;
+	int r = pcapint_erspan_decap(*data, h->caplen, &info);
 
+	if (r != PCAPINT_ERSPAN_OK)
+		p->erspan_malformed++;
 	/* Another session: what the filter, if any, has already refused. */
-	if (erspan_decap(p, h, *data, &info) == -1 || (p->erspan_has_session &&
+	if (r != PCAPINT_ERSPAN_OK || (p->erspan_has_session &&
 	    (info.type == 1 || info.session != p->erspan_session)))
 		return (-1);
 	*data += info.inner_off;
@@ -164,11 +137,9 @@ pcapint_erspan_ring_margin(pcap_t *p)
 {
 	int i;
 
-	for (i = 0; i < p->dlt_count; i++) {
-		if (p->dlt_list[i] == DLT_ERSPAN)
-			return (PCAPINT_ERSPAN_MAX_OUTER);
-	}
-	return (0);
+	for (i = 0; i < p->dlt_count && p->dlt_list[i] != DLT_ERSPAN; i++)
+		continue;
+	return (i < p->dlt_count ? PCAPINT_ERSPAN_MAX_OUTER : 0);
 }
 
 int
@@ -184,13 +155,12 @@ pcap_set_erspan_session(pcap_t *p, int session)
 	}
 	/* The mode's own filter follows the session, to keep the rest out. */
 	if (p->activated && p->linktype == DLT_ERSPAN &&
-	    (own = erspan_own_filter(p)) == -1)
+	    (own = erspan_empty_filter(p, p->linktype, 0)) == -1)
 		return (PCAP_ERROR);
 	p->erspan_has_session = session >= 0;
 	p->erspan_session = session >= 0 ? (u_int)session : 0;
-	if (own && erspan_set_empty_filter(p, p->linktype) == -1)
-		return (PCAP_ERROR);
-	return (0);
+	return (own && erspan_empty_filter(p, p->linktype, 1) == -1 ?
+	    PCAP_ERROR : 0);
 }
 
 int

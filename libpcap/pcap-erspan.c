@@ -28,15 +28,12 @@
  */
 
 /*
- * ERSPAN decapsulation by the rules in pcap-erspan.h, which gen_erspan()
- * compiles to BPF: change both together.  Only the C library is used,
- * so tests can compile this file alone.
+ * ERSPAN decapsulation, as gen_erspan() does it in BPF: change both.
+ * Tests compile this file alone, so it uses only the C library.
  */
 
 #include <config.h>
-
 #include <string.h>
-
 #include "pcap-erspan.h"
 
 #define ETHERTYPE_IPV4_	0x0800
@@ -68,14 +65,12 @@ erspan_parse_header(const unsigned char *pkt, size_t caplen, size_t h,
 	info->version = e[0] >> 4;
 	if (info->version != info->type - 1)	/* II: 1, III: 2 */
 		return (PCAPINT_ERSPAN_BAD_VERSION);
-	if (info->type == 2) {
-		if (caplen - h < 8)
-			return (PCAPINT_ERSPAN_TRUNCATED);
-		info->hdrlen = 8;
+	info->hdrlen = info->type == 2 ? 8 : 12;
+	if (caplen - h < info->hdrlen)
+		return (PCAPINT_ERSPAN_TRUNCATED);
+	if (info->type == 2)
 		info->index = get_be32(e + 4) & 0x000fffff;
-	} else {
-		if (caplen - h < 12)
-			return (PCAPINT_ERSPAN_TRUNCATED);
+	else {
 		info->timestamp = get_be32(e + 4);
 		info->sgt = get_be16(e + 8);
 		info->p = e[10] >> 7;
@@ -87,18 +82,16 @@ erspan_parse_header(const unsigned char *pkt, size_t caplen, size_t h,
 		/* Only frame type 0 has an Ethernet header to hand on. */
 		if (info->ft != 0)
 			return (PCAPINT_ERSPAN_NOT_ETHERNET);
-		info->hdrlen = 12;
 		if (info->o) {
+			info->hdrlen = 20;
 			if (caplen - h < 20)
 				return (PCAPINT_ERSPAN_TRUNCATED);
-			info->hdrlen = 20;
 			info->platf_id = e[12] >> 2;
 			info->platf_info =
 			    ((uint64_t)(get_be32(e + 12) & 0x03ffffff) << 32) |
 			    get_be32(e + 16);
 		}
 	}
-	/* Word 0 has the same layout in types II and III. */
 	w0 = (unsigned int)get_be32(e);
 	info->vlan = (w0 >> 16) & 0x0fff;
 	info->cos = (w0 >> 13) & 0x7;
@@ -114,7 +107,7 @@ pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 {
 	size_t pos, ip, gre, h, ip_end, opt;
 	unsigned int ethertype, proto, ihl, flags;
-	int ret;
+	int ret, v6;
 
 	memset(info, 0, sizeof(*info));
 	/* Up to two outer tags, then IPv4 or IPv6. */
@@ -128,35 +121,24 @@ pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 		info->outer_tags++;
 	}
 	info->ip_off = ip = pos + 2;
-	if (ethertype == ETHERTYPE_IPV4_) {
-		if (caplen < ip + 20)
-			return (PCAPINT_ERSPAN_TRUNCATED);
-		info->ip_version = 4;
-		if (pkt[ip + 9] != IPPROTO_GRE_)
-			return (PCAPINT_ERSPAN_NOT_GRE);
-		ihl = pkt[ip] & 0x0f;
-		if ((pkt[ip] >> 4) != 4 || ihl < 5)
-			return (PCAPINT_ERSPAN_BAD_IP);
-		/* MF or a fragment offset: not a whole datagram. */
-		if ((get_be16(pkt + ip + 6) & 0x3fff) != 0)
-			return (PCAPINT_ERSPAN_FRAGMENT);
-		gre = ip + ihl * 4;
-		ip_end = ip + get_be16(pkt + ip + 2);
-	} else if (ethertype == ETHERTYPE_IPV6_) {
-		if (caplen < ip + 40)
-			return (PCAPINT_ERSPAN_TRUNCATED);
-		info->ip_version = 6;
-		if (pkt[ip + 6] != IPPROTO_GRE_)
-			return (PCAPINT_ERSPAN_NOT_GRE);
-		if ((pkt[ip] >> 4) != 6)
-			return (PCAPINT_ERSPAN_BAD_IP);
-		gre = ip + 40;
-		ip_end = ip + 40 + get_be16(pkt + ip + 4);
-	} else
+	v6 = ethertype == ETHERTYPE_IPV6_;
+	if (ethertype != ETHERTYPE_IPV4_ && !v6)
 		return (PCAPINT_ERSPAN_NOT_IP);
-
-	/* GRE, RFC 2784 and RFC 2890. */
-	info->gre_off = gre;
+	if (caplen < ip + (v6 ? 40 : 20))
+		return (PCAPINT_ERSPAN_TRUNCATED);
+	info->ip_version = v6 ? 6 : 4;
+	if (pkt[ip + (v6 ? 6 : 9)] != IPPROTO_GRE_)
+		return (PCAPINT_ERSPAN_NOT_GRE);
+	ihl = v6 ? 10 : pkt[ip] & 0x0f;		/* IPv6: 40 bytes, no options */
+	if ((pkt[ip] >> 4) != info->ip_version || ihl < 5)
+		return (PCAPINT_ERSPAN_BAD_IP);
+	/* MF or a fragment offset: not a whole datagram. */
+	if (!v6 && (get_be16(pkt + ip + 6) & 0x3fff) != 0)
+		return (PCAPINT_ERSPAN_FRAGMENT);
+	info->gre_off = gre = ip + ihl * 4;
+	ip_end = v6 ? gre + get_be16(pkt + ip + 4) :
+	    ip + get_be16(pkt + ip + 2);
+	/* GRE (RFC 2784, 2890): checksum and reserved, key, sequence. */
 	if (caplen < gre + 4)
 		return (PCAPINT_ERSPAN_TRUNCATED);
 	info->gre_flags = flags = get_be16(pkt + gre);
@@ -167,21 +149,17 @@ pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 	/* Routing (RFC 1701) or version 1 (PPTP) change the layout. */
 	if ((flags & (GRE_R | GRE_VERSION)) != 0)
 		return (PCAPINT_ERSPAN_GRE_UNSUPPORTED);
-	info->gre_hdrlen = 4 + ((flags & GRE_C) ? 4 : 0) +
-	    ((flags & GRE_K) ? 4 : 0) + ((flags & GRE_S) ? 4 : 0);
-	if (caplen < gre + info->gre_hdrlen)
-		return (PCAPINT_ERSPAN_TRUNCATED);
 	opt = gre + ((flags & GRE_C) ? 8 : 4);
-	if (flags & GRE_K) {
-		info->has_key = 1;
+	info->has_key = (flags & GRE_K) != 0;
+	info->has_seq = (flags & GRE_S) != 0;
+	h = opt + 4 * (size_t)(info->has_key + info->has_seq);
+	info->gre_hdrlen = (unsigned int)(h - gre);
+	if (caplen < h)
+		return (PCAPINT_ERSPAN_TRUNCATED);
+	if (info->has_key)
 		info->key = get_be32(pkt + opt);
-		opt += 4;
-	}
-	if (flags & GRE_S) {
-		info->has_seq = 1;
-		info->seq = get_be32(pkt + opt);
-	}
-	h = gre + info->gre_hdrlen;
+	if (info->has_seq)
+		info->seq = get_be32(pkt + opt + 4 * (size_t)info->has_key);
 
 	/* The S bit, not the GRE version, tells type II: devices send 0. */
 	info->type = proto == PCAPINT_ERSPAN_PROTO_III ? 3 :
@@ -190,7 +168,6 @@ pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 	    info)) != PCAPINT_ERSPAN_OK)
 		return (ret);
 	info->inner_off = h + info->hdrlen;
-
 	/* The IP length, so that Ethernet padding is not inner data. */
 	if (ip_end < info->inner_off + ETHER_HDRLEN_)
 		return (PCAPINT_ERSPAN_BAD_LENGTH);
@@ -203,25 +180,19 @@ pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 	return (PCAPINT_ERSPAN_OK);
 }
 
+/* Indexed by the PCAPINT_ERSPAN_ results, in their order. */
 static const char *const erspan_reasons[] = {
-	[PCAPINT_ERSPAN_OK] = "ERSPAN",
-	[PCAPINT_ERSPAN_NOT_IP] = "not IPv4 or IPv6",
-	[PCAPINT_ERSPAN_NOT_GRE] = "not GRE",
-	[PCAPINT_ERSPAN_FRAGMENT] = "IPv4 fragment",
-	[PCAPINT_ERSPAN_GRE_UNSUPPORTED] = "GRE routing or version not 0",
-	[PCAPINT_ERSPAN_NOT_ERSPAN] = "GRE, not ERSPAN",
-	[PCAPINT_ERSPAN_BAD_IP] = "bad IP version or header length",
-	[PCAPINT_ERSPAN_BAD_VERSION] = "bad ERSPAN version",
-	[PCAPINT_ERSPAN_NOT_ETHERNET] = "ERSPAN III frame type not Ethernet",
-	[PCAPINT_ERSPAN_BAD_LENGTH] = "IP length too short for ERSPAN",
-	[PCAPINT_ERSPAN_TRUNCATED] = "truncated ERSPAN headers"
+	"ERSPAN", "not IPv4 or IPv6", "not GRE", "IPv4 fragment",
+	"GRE routing or version not 0", "GRE, not ERSPAN",
+	"bad IP version or header length", "bad ERSPAN version",
+	"ERSPAN III frame type not Ethernet",
+	"IP length too short for ERSPAN", "truncated ERSPAN headers"
 };
 
 const char *
 pcapint_erspan_strerror(int reason)
 {
-	if (reason < 0 ||
-	    reason >= (int)(sizeof(erspan_reasons) / sizeof(erspan_reasons[0])))
+	if (reason < PCAPINT_ERSPAN_OK || reason > PCAPINT_ERSPAN_TRUNCATED)
 		return ("unknown ERSPAN error");
 	return (erspan_reasons[reason]);
 }

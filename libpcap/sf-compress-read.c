@@ -27,13 +27,10 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * Compressed savefiles: reading them back.  The check_headers[] entry
- * recognises a container by its magic number and wraps the raw FILE in
- * a decompressing stream that reads and seeks as the uncompressed file
- * would, so that the pcap and pcapng readers, stdin and pipes included,
- * read it unchanged; where the file can seek, reading goes on past a
- * damaged unit.  Without fopencookie() or funopen() (SFC_COOKIE_OFF_T
- * undefined) compressed files are only refused by name, using nothing
- * beyond C99 and pcap.h (no ssize_t, which MSVC lacks).
+ * wraps the raw FILE in a decompressing stream that reads and seeks as
+ * the uncompressed file would, for the pcap and pcapng readers, pipes
+ * included.  Without fopencookie() or funopen() (SFC_COOKIE_OFF_T) such
+ * files are only refused by name, using nothing beyond C99 and pcap.h.
  */
 
 #include <config.h>
@@ -97,11 +94,9 @@ const struct pcapint_sfc_container pcapint_sfc_containers[SFC_NCONTAINERS] = {
 #ifdef SFC_COOKIE_OFF_T
 
 /*
- * Refill the input buffer with at most want more bytes; returns the
- * bytes available, 0 at end of file, -1 on a read error.  fread() on a
- * pipe waits for all it asked for, so decoders ask only for what their
- * container says comes next: a reader at the end of a pipe then gets
- * every complete block without waiting for the next.
+ * Refill the input buffer with at most want more bytes.  fread() on a
+ * pipe waits for all it asked for, so decoders ask only for what comes
+ * next in the unit: a reader of a pipe gets every block without waiting.
  */
 static int
 sfc_fill(struct pcapint_sfc_input *in, size_t want)
@@ -118,10 +113,7 @@ sfc_fill(struct pcapint_sfc_input *in, size_t want)
 	in->len = keep;
 	if (in->eof || keep == in->size)
 		return ((int)keep);
-	if (want == 0)
-		want = 1;
-	if (want > in->size - keep)
-		want = in->size - keep;
+	want = want == 0 ? 1 : want < in->size - keep ? want : in->size - keep;
 	n = fread(in->buf + keep, 1, want, in->raw);
 	if (n == 0) {
 		if (ferror(in->raw)) {
@@ -142,11 +134,8 @@ pcapint_sfc_read(struct pcapint_sfc_input *in, void *dst, size_t n)
 	int r;
 
 	for (got = 0; got < n; got += k, in->pos += k) {
-		if (in->pos == in->len && (r = sfc_fill(in, n - got)) <= 0) {
-			if (r < 0)
-				return (-1);
-			break;
-		}
+		if (in->pos == in->len && (r = sfc_fill(in, n - got)) <= 0)
+			return (r < 0 ? -1 : (ptrdiff_t)got);
 		k = in->len - in->pos < n - got ? in->len - in->pos : n - got;
 		memcpy((u_char *)dst + got, in->buf + in->pos, k);
 	}
@@ -154,10 +143,7 @@ pcapint_sfc_read(struct pcapint_sfc_input *in, void *dst, size_t n)
 }
 #endif
 
-/*
- * The read loop of a streaming decoder.  Ask for no more than the
- * library's hint, which stops at the unit's end (see sfc_fill()).
- */
+/* A streaming decoder's read loop; the library's hint ends at the unit. */
 ptrdiff_t
 pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
     u_char *buf, size_t size, int64_t *unit_off, int *unit_done,
@@ -170,8 +156,7 @@ pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
 	*unit_done = 0;
 	for (;;) {
 		if (in->pos == in->len) {
-			r = sfc_fill(in, s->in_unit ? s->hint :
-			    s->first_read);
+			r = sfc_fill(in, s->in_unit ? s->hint : s->first_read);
 			if (r < 0)
 				return (SFC_DEC_IOERR);
 			if (r == 0) {
@@ -210,14 +195,8 @@ pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
 	}
 }
 
-/*
- * Reading on past a damaged unit is right only where units end at
- * records (a capture compressed block by block, not cut by size), so
- * each unit held whole is walked by its record lengths.
- */
-#define	SFC_RECORDS_UNKNOWN	0
-#define	SFC_RECORDS_PCAP	1
-#define	SFC_RECORDS_PCAPNG	2
+/* Skipping a damaged unit is right only where units end at records. */
+enum { SFC_RECORDS_UNKNOWN, SFC_RECORDS_PCAP, SFC_RECORDS_PCAPNG };
 
 struct sfc_records {
 	int	aligned;	/* every unit walked ended at a record's end */
@@ -285,15 +264,9 @@ sfc_records_walk(struct sfc_records *w, const u_char *buf, size_t len,
 }
 
 /*
- * Seek tables let a seek skip what it would otherwise decompress.  A
- * file in zstd's "seekable format" (contrib/seekable_format) ends with
- * a skippable frame that lists every frame's sizes:
- *
- *	magic 0x184D2A5E, frame size		4 + 4 bytes, little-endian
- *	per frame: compressed size, uncompressed size[, checksum]  4 + 4 [+ 4]
- *	number of frames, descriptor, magic 0x8F92EAB1	4 + 1 + 4
- *
- * The table is used only if it adds up to the file's size exactly.
+ * Seek tables let a seek skip what it would otherwise decompress: zstd's
+ * "seekable format" (contrib/seekable_format) ends a file with a frame
+ * of each frame's sizes.  It is used only if it adds up to the file.
  */
 
 /* A unit (block, frame) starts at coff in the file and uoff uncompressed. */
@@ -329,12 +302,11 @@ sfc_seektable_read(FILE *raw, int64_t base, struct sfc_unit_start **res,
 	struct sfc_unit_start *u = NULL;
 	u_char foot[SEEKTABLE_FOOTER], *t = NULL;
 	uint32_t n, esize;
-	int64_t size, tlen, coff, uoff;
+	int64_t size, tlen, coff = 0, uoff = 0;
 	off_t here;
 	size_t i;
 
-	here = ftello(raw);
-	if (here < 0 || fseeko(raw, 0, SEEK_END) != 0)
+	if ((here = ftello(raw)) < 0 || fseeko(raw, 0, SEEK_END) != 0)
 		return (-1);
 	size = (int64_t)ftello(raw) - base;
 	if (size < SEEKTABLE_FRAME_HDR + SEEKTABLE_FOOTER ||
@@ -356,7 +328,6 @@ sfc_seektable_read(FILE *raw, int64_t base, struct sfc_unit_start **res,
 	    EXTRACT_LE_U_4(t) != SEEKTABLE_SKIPPABLE_MAGIC ||
 	    EXTRACT_LE_U_4(t + 4) != (uint64_t)tlen)
 		goto fail;
-	coff = uoff = 0;
 	for (i = 0; i <= n; i++) {
 		u[i].coff = coff;
 		u[i].uoff = uoff;
@@ -367,7 +338,6 @@ sfc_seektable_read(FILE *raw, int64_t base, struct sfc_unit_start **res,
 			goto fail;
 		uoff += EXTRACT_LE_U_4(t + SEEKTABLE_FRAME_HDR + i * esize + 4);
 	}
-	/* The blocks and the table make up the file, exactly. */
 	if (coff + SEEKTABLE_FRAME_HDR + tlen != size ||
 	    fseeko(raw, here, SEEK_SET) != 0)
 		goto fail;
@@ -383,7 +353,6 @@ fail:
 	return (-1);
 }
 
-/* The state of one reader. */
 struct sfc_reader {
 	FILE	*fp;		/* the cookie stream, p->rfile */
 	next_packet_op_t next_packet_op;	/* the pcap or pcapng reader's */
@@ -399,7 +368,6 @@ struct sfc_reader {
 	int	truncated;	/* err is the file ending inside a unit */
 	int64_t	unit_off;
 	char	errmsg[PCAP_ERRBUF_SIZE];
-
 	/* Seeking; offsets in the uncompressed stream are "uoff". */
 	int64_t	upos;		/* uoff of the next byte handed out */
 	int64_t	hold_uoff;	/* uoff of hold[0] */
@@ -411,7 +379,6 @@ struct sfc_reader {
 	int64_t	hold_coff;	/* where the unit at hold_uoff starts */
 	struct sfc_unit_start *units;	/* unit starts, ascending */
 	size_t	nunits, units_size;
-
 	/* Damaged units skipped, see sfc_skip_damaged(). */
 	struct sfc_records records;	/* where records end */
 	int	resumed;	/* the unit being read follows a skipped one */
@@ -420,7 +387,6 @@ struct sfc_reader {
 	char	damage[PCAP_ERRBUF_SIZE];	/* what the first one was */
 };
 
-/* Whether the raw file can seek (a file, not a pipe); asked once. */
 static int
 sfc_raw_seekable(struct sfc_reader *r)
 {
@@ -434,7 +400,6 @@ sfc_raw_seekable(struct sfc_reader *r)
 	return (r->seekable > 0);
 }
 
-/* The reader's sticky error, with its message; returns -1. */
 static ptrdiff_t sfc_error(struct sfc_reader *, int,
     PCAP_FORMAT_STRING(const char *), ...) PCAP_PRINTFLIKE(3, 4);
 
@@ -468,31 +433,27 @@ sfc_units_upto(const struct sfc_reader *r, int64_t off, int by_coff)
 }
 
 /*
- * A unit read whole is held against the seek table, whose offsets seeks
- * trust: one that lies fails the read rather than misplace a seek.
+ * The unit at hold_uoff, read whole, is held against the seek table:
+ * one that lies fails the read rather than misplace a seek.
  */
 static int
-sfc_check_unit(struct sfc_reader *r, int64_t coff, int64_t start,
-    int64_t end)
+sfc_check_unit(struct sfc_reader *r, int64_t end)
 {
 	size_t lo;
 
 	if (!r->table_used)
 		return (0);
-	lo = sfc_units_upto(r, coff - 1, 1);
-	if (lo < r->nunits && r->units[lo].coff == coff &&
-	    r->units[lo].uoff == start &&
-	    end == (lo + 1 < r->nunits ? r->units[lo + 1].uoff : start))
+	lo = sfc_units_upto(r, r->hold_coff - 1, 1);
+	if (lo < r->nunits && r->units[lo].coff == r->hold_coff &&
+	    r->units[lo].uoff == r->hold_uoff && end == (lo + 1 < r->nunits ?
+	    r->units[lo + 1].uoff : r->hold_uoff))
 		return (0);
 	return ((int)sfc_error(r, EBADMSG,
 	    "corrupt %s compressed file: its seek table does not match the block at byte offset %lld",
-	    r->name, (long long)coff));
+	    r->name, (long long)r->hold_coff));
 }
 
-/*
- * Note a unit start, for seeks backwards; units are met in order.
- * Without memory for it, a seek starts from an earlier unit.
- */
+/* Note a unit start; without memory, seeks start at an earlier one. */
 static void
 sfc_note_unit(struct sfc_reader *r, int64_t coff, int64_t uoff)
 {
@@ -522,8 +483,7 @@ sfc_restart_at(struct sfc_reader *r, const struct sfc_unit_start *u)
 
 	if (fseeko(r->in.raw, (off_t)(r->raw_base + u->coff), SEEK_SET) != 0)
 		return (-1);
-	dec = r->ops->dec_create(ebuf);
-	if (dec == NULL) {
+	if ((dec = r->ops->dec_create(ebuf)) == NULL) {
 		errno = ENOMEM;
 		return (-1);
 	}
@@ -540,9 +500,8 @@ sfc_restart_at(struct sfc_reader *r, const struct sfc_unit_start *u)
 }
 
 /*
- * In a file that can seek, a damaged unit is skipped, so that one bad
- * sector costs one block, not the rest of the capture; the end of the
- * stream then reports what was lost.
+ * Where the file can seek, a damaged unit is skipped, so that one bad
+ * sector costs one block, not the rest; the end then reports the loss.
  */
 static ptrdiff_t
 sfc_damage_end(struct sfc_reader *r)
@@ -573,10 +532,9 @@ sfc_find_unit(struct sfc_reader *r, int64_t from)
 		if (n == 0)
 			return (ferror(r->in.raw) ? -2 : -1);
 		n += keep;
-		for (i = 0; i + mlen <= n; i++) {
+		for (i = 0; i + mlen <= n; i++)
 			if (memcmp(buf + i, magic, mlen) == 0)
 				return (base + (int64_t)i);
-		}
 		/* A magic number may straddle two reads. */
 		keep = n < mlen - 1 ? n : mlen - 1;
 		memmove(buf, buf + n - keep, keep);
@@ -584,17 +542,13 @@ sfc_find_unit(struct sfc_reader *r, int64_t from)
 	}
 }
 
-static int
-sfc_can_resync(struct sfc_reader *r)
-{
-	return (r->ops->unit_magic != NULL && r->ops->dec_units_independent &&
-	    sfc_raw_seekable(r));
-}
+#define	SFC_CAN_RESYNC(r)	((r)->ops->unit_magic != NULL && \
+				    (r)->ops->dec_units_independent && \
+				    sfc_raw_seekable(r))
 
 /*
  * A unit was read, held and walked or streamed unwalked.  If the one
- * after a skip is not shown to start at a record, the read ends, rather
- * than hand out a record read from the middle of another.
+ * after a skip is not shown to start at a record, the read ends.
  */
 static int
 sfc_resync_check(struct sfc_reader *r, int held)
@@ -605,7 +559,7 @@ sfc_resync_check(struct sfc_reader *r, int held)
 	r->resumed = 0;
 	if (!held)
 		r->records.aligned = 0;
-	else if (!sfc_can_resync(r) || sfc_records_walk(&r->records,
+	else if (!SFC_CAN_RESYNC(r) || sfc_records_walk(&r->records,
 	    r->hold, r->hold_len, r->hold_uoff))
 		return (0);
 	if (!resumed)
@@ -622,10 +576,8 @@ sfc_resync_check(struct sfc_reader *r, int held)
 }
 
 /*
- * Go on at the unit after a damaged one held whole (none of its bytes
- * went out), not the first (the rest need its file header); a false
- * match of the magic fails to decode in turn.  1: reading goes on; 0:
- * it cannot; -1: no unit follows.
+ * Go on after a damaged unit held whole (none of it went out), not the
+ * first (the header is needed); 1: go on, 0: cannot, -1: none follows.
  */
 static int
 sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
@@ -634,7 +586,7 @@ sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
 	int64_t next;
 
 	if (r->streaming || r->hold_uoff == 0 || !r->records.aligned ||
-	    !sfc_can_resync(r))
+	    !SFC_CAN_RESYNC(r))
 		return (0);
 	if (r->damaged == 0 || r->unit_off > r->damaged_last) {
 		if (r->damaged == 0)
@@ -645,10 +597,8 @@ sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
 		r->damaged_last = r->unit_off;
 	}
 	next = sfc_find_unit(r, r->unit_off + 1);
-	if (next == -2)
-		return (0);
-	if (next == -1)
-		return (-1);
+	if (next < 0)
+		return (next == -1 ? -1 : 0);
 	u.coff = next;
 	u.uoff = r->hold_uoff;
 	if (sfc_restart_at(r, &u) != 0)
@@ -659,7 +609,6 @@ sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
 
 #define	SFC_HOLD_FIRST		65536	/* first size of the unit buffer */
 
-/* A decoder's error becomes the reader's sticky error. */
 static ptrdiff_t
 sfc_reader_error(struct sfc_reader *r, ptrdiff_t n, const char *ebuf)
 {
@@ -684,10 +633,8 @@ sfc_reader_error(struct sfc_reader *r, ptrdiff_t n, const char *ebuf)
 }
 
 /*
- * A unit of at most SFC_MAX_BLOCK is handed out only once complete and
- * its checksum matched, so a damaged one is never delivered in part;
- * larger ones are streamed, to bound memory.  A file cut short is read
- * as far as it decodes, as zcat does: its bytes are only missing.
+ * A unit of at most SFC_MAX_BLOCK goes out only once whole and checked;
+ * larger ones are streamed.  A file cut short is read as far as it goes.
  */
 static ssize_t
 sfc_cookie_read(void *cookie, char *buf, size_t size)
@@ -715,8 +662,7 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 			r->upos += n;
 			if (done) {
 				r->streaming = 0;
-				if (sfc_check_unit(r, r->hold_coff,
-				    r->hold_uoff, r->upos) != 0)
+				if (sfc_check_unit(r, r->upos) != 0)
 					return (-1);
 			}
 			if (n != 0 || !done)
@@ -766,8 +712,7 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 			}
 			r->hold_len += (size_t)n;
 			if (done) {
-				if (sfc_check_unit(r, r->hold_coff,
-				    r->hold_uoff, r->hold_uoff +
+				if (sfc_check_unit(r, r->hold_uoff +
 				    (int64_t)r->hold_len) != 0 ||
 				    sfc_resync_check(r, 1) != 0) {
 					r->hold_len = 0;
@@ -779,9 +724,7 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 				return (r->damaged != 0 ? sfc_damage_end(r) : 0);
 		}
 	}
-	k = r->hold_len - r->hold_pos;
-	if (k > size)
-		k = size;
+	k = r->hold_len - r->hold_pos < size ? r->hold_len - r->hold_pos : size;
 	memcpy(buf, r->hold + r->hold_pos, k);
 	r->hold_pos += k;
 	r->upos += k;
@@ -797,9 +740,8 @@ sfc_skip_to(struct sfc_reader *r, int64_t target)
 	size_t k;
 
 	while (r->upos < target) {
-		k = sizeof(scratch);
-		if ((int64_t)k > target - r->upos)
-			k = (size_t)(target - r->upos);
+		k = target - r->upos < (int64_t)sizeof(scratch) ?
+		    (size_t)(target - r->upos) : sizeof(scratch);
 		n = sfc_cookie_read(r, scratch, k);
 		if (n < 0 && !r->truncated)
 			return (-1);
@@ -882,7 +824,6 @@ sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
 	else if (whence == SEEK_CUR)
 		base = from;
 	else if (whence == SEEK_END) {
-		/* Learn the length by reading to the end, once. */
 		if (r->end_uoff < 0 && (((r->err != 0 || r->past_end) &&
 		    sfc_restart_at(r, sfc_unit_before(r, r->upos)) != 0) ||
 		    sfc_skip_to(r, INT64_MAX) != 0))
@@ -896,10 +837,8 @@ sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
 	invalid = (*offset > 0 && base > INT64_MAX - (int64_t)*offset) ||
 	    base + (int64_t)*offset < 0;
 	target = invalid ? from : base + (int64_t)*offset;
-	if (invalid && r->upos == from) {
-		errno = EINVAL;
-		return (-1);
-	}
+	if (invalid && r->upos == from)
+		goto done;
 	if (r->err == 0 && !r->past_end) {
 		/* In the unit being handed out, or ahead: no new decoder. */
 		if (r->hold_uoff + (int64_t)r->hold_pos == r->upos &&
@@ -914,7 +853,6 @@ sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
 			goto forward;
 	}
 	if (r->end_uoff >= 0 && target >= r->end_uoff) {
-		/* Past the end: nothing to decompress. */
 		r->upos = target;
 		r->past_end = 1;
 		goto done;
@@ -938,17 +876,7 @@ done:
 	return (0);
 }
 
-static void
-sfc_reader_free(struct sfc_reader *r)
-{
-	if (r->dec != NULL)
-		r->ops->dec_free(r->dec);
-	free(r->hold);
-	free(r->in.buf);
-	free(r->units);
-	free(r);
-}
-
+/* Until the stream is open, fp is our caller's to close. */
 static int
 sfc_cookie_rclose(void *cookie)
 {
@@ -957,7 +885,12 @@ sfc_cookie_rclose(void *cookie)
 
 	if (r->owns_raw && r->in.raw != stdin)
 		ret = fclose(r->in.raw) == EOF ? -1 : 0;
-	sfc_reader_free(r);
+	if (r->dec != NULL)
+		r->ops->dec_free(r->dec);
+	free(r->hold);
+	free(r->in.buf);
+	free(r->units);
+	free(r);
 	return (ret);
 }
 
@@ -966,9 +899,8 @@ static int
 sfc_next_packet(pcap_t *p, struct pcap_pkthdr *h, u_char **data)
 {
 	struct sfc_reader *r = p->rfile_cookie;
-	int status;
+	int status = (*r->next_packet_op)(p, h, data);
 
-	status = (*r->next_packet_op)(p, h, data);
 	if (status == -1 && r->err != 0)
 		snprintf(p->errbuf, PCAP_ERRBUF_SIZE, "%s", r->errmsg);
 	return (status);
@@ -987,9 +919,7 @@ sfc_funopen_seek(void *cookie, off_t offset, int whence)
 {
 	SFC_COOKIE_OFF_T o = offset;
 
-	if (sfc_cookie_seek(cookie, &o, whence) == -1)
-		return (-1);
-	return (o);
+	return (sfc_cookie_seek(cookie, &o, whence) == -1 ? -1 : o);
 }
 #endif
 
@@ -1019,7 +949,7 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	    (r->units = malloc(SFC_UNITS_FIRST * sizeof(*r->units))) == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "malloc");
-		goto free;
+		goto fail;
 	}
 	r->ops = c->dec;
 	r->name = c->name;
@@ -1033,13 +963,11 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	r->raw_base = here >= 4 ? (int64_t)here - 4 : -1;
 	r->end_uoff = -1;
 	r->records.aligned = 1;
-	/* The first unit starts the file; a reader can always go back. */
 	r->units_size = SFC_UNITS_FIRST;
 	r->units[0].coff = r->units[0].uoff = 0;
 	r->nunits = 1;
-	r->dec = r->ops->dec_create(errbuf);
-	if (r->dec == NULL)
-		goto free;
+	if ((r->dec = r->ops->dec_create(errbuf)) == NULL)
+		goto fail;
 #ifdef HAVE_FOPENCOOKIE
 	cfp = fopencookie(r, "r", fns);
 #else
@@ -1049,9 +977,9 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	if (cfp == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "cannot open the decompressing stream");
-		goto free;
+		goto fail;
 	}
-	/* Closing cfp frees r, and leaves fp to our caller until success. */
+	/* From here on, closing cfp frees r. */
 	r->fp = cfp;
 	n = fread(m, 1, sizeof(m), cfp);
 	if (n == sizeof(m)) {
@@ -1082,9 +1010,9 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	/* savefile.c takes selectable_fd from fp: cfp has no descriptor. */
 	p->rfile = cfp;
 	return (p);
-free:
+fail:
 	if (r != NULL)
-		sfc_reader_free(r);
+		(void)sfc_cookie_rclose(r);
 	return (NULL);
 }
 #endif /* SFC_COOKIE_OFF_T */
