@@ -28,125 +28,56 @@
  */
 
 /*
- * ERSPAN mode: a handle whose link-layer type is DLT_ERSPAN delivers
- * the Ethernet frames mirrored in ERSPAN instead of the frames that
- * carry them.
- *
- * The capture filter is compiled for the outer frames (gencode.c puts
- * the "erspan" test in front of the user's expression and relocates
- * the expression to the inner frame), so it runs unchanged in the
- * kernel, in the userland fallback and on savefile records; only what
- * passed it is stripped here, with the same rules (pcap-erspan.c).
- *
- * Frames that are not ERSPAN, or that the decapsulator refuses, are
- * dropped and counted (pcap_erspan_stats()): on a live capture, those
- * that reach user space, which only a program compiled for another
- * link-layer type lets through; in a savefile, all of them, since
- * every record is checked before the filter runs.
- *
- * A live handle never waits for the application's filter to keep the
- * rest out of the kernel's copy: selecting the mode attaches the
- * program of an empty expression, which admits ERSPAN only
- * (pcapint_erspan_set_mode()).
+ * ERSPAN mode: DLT_ERSPAN handles deliver the frames mirrored in ERSPAN,
+ * stripped here once the filter, compiled for the outer frames, passed.
  */
 
 #include <config.h>
-
 #include <string.h>
-
 #include "pcap-int.h"
 #include "pcap-erspan.h"
 
 /*
- * Whether the filter in place is the program ERSPAN mode attaches by
- * itself, that of an empty expression for the handle's current
- * link-layer type and session: 1 if so, 0 if not (or if there is no
- * filter), -1 on an error.  Comparing the programs, rather than
- * remembering who set the filter, needs no hook in pcap_setfilter(),
- * and an application that set an empty filter itself means the same.
+ * The mode's own filter, an empty expression's: if set, switch to dlt
+ * with it; if not, whether it is in place (no hook in pcap_setfilter()).
  */
 static int
-erspan_own_filter(pcap_t *p)
+erspan_empty_filter(pcap_t *p, int dlt, int set)
 {
 	struct bpf_program prog;
-	int same;
+	int old = p->linktype, ret = -1;
 
-	if (p->fcode.bf_insns == NULL)
+	if (!set && p->fcode.bf_insns == NULL)
 		return (0);
-	if (pcap_compile(p, &prog, "", 1, PCAP_NETMASK_UNKNOWN) == -1)
-		return (-1);
-	same = prog.bf_len == p->fcode.bf_len &&
-	    memcmp(prog.bf_insns, p->fcode.bf_insns,
-	    prog.bf_len * sizeof(*prog.bf_insns)) == 0;
-	pcap_freecode(&prog);
-	return (same);
+	p->linktype = dlt;
+	if (pcap_compile(p, &prog, "", 1, PCAP_NETMASK_UNKNOWN) != -1) {
+		ret = set ? pcap_setfilter(p, &prog) :
+		    prog.bf_len == p->fcode.bf_len &&
+		    memcmp(prog.bf_insns, p->fcode.bf_insns,
+		    prog.bf_len * sizeof(*prog.bf_insns)) == 0;
+		pcap_freecode(&prog);
+	}
+	if (ret == -1)
+		p->linktype = old;
+	return (ret);
 }
 
 /*
- * Put the program of an empty expression for the handle's current
- * link-layer type in place.  In ERSPAN mode it admits ERSPAN only.
- */
-static int
-erspan_set_empty_filter(pcap_t *p)
-{
-	struct bpf_program prog;
-	int status;
-
-	if (pcap_compile(p, &prog, "", 1, PCAP_NETMASK_UNKNOWN) == -1)
-		return (-1);
-	status = pcap_setfilter(p, &prog);
-	pcap_freecode(&prog);
-	return (status);
-}
-
-/*
- * Called by a capture module that can filter in the kernel when the
- * application switches the link-layer type of a live handle to "dlt",
- * before the module records the new type.  Returns 0, or -1 with the
- * error in p->errbuf and the handle left as it was.
+ * Entering the mode replaces any filter, so the kernel keeps all but
+ * ERSPAN before the application sets one; leaving replaces only its own.
  */
 int
 pcapint_erspan_set_mode(pcap_t *p, int dlt)
 {
-	int old = p->linktype;
 	int own;
 
-	if (dlt == old)
+	if (dlt == p->linktype ||
+	    (dlt != DLT_ERSPAN && p->linktype != DLT_ERSPAN))
 		return (0);
-
-	if (dlt == DLT_ERSPAN) {
-		/*
-		 * Until the application sets a filter, if it ever does,
-		 * the kernel would copy every frame on the device to
-		 * user space only for it to be dropped here.  A filter
-		 * set before was compiled for the outer frames and
-		 * would let other traffic in; it is replaced too.
-		 */
-		p->linktype = DLT_ERSPAN;
-		if (erspan_set_empty_filter(p) == -1) {
-			p->linktype = old;
-			return (-1);
-		}
-		return (0);
-	}
-	if (old != DLT_ERSPAN)
-		return (0);
-
-	/*
-	 * Leaving the mode: the program it attached would go on keeping
-	 * only ERSPAN, so it gives way to an empty filter for the new
-	 * type.  A filter the application set stays, as on any change
-	 * of link-layer type.
-	 */
-	own = erspan_own_filter(p);
-	if (own <= 0)
+	if (dlt != DLT_ERSPAN &&
+	    (own = erspan_empty_filter(p, p->linktype, 0)) <= 0)
 		return (own);
-	p->linktype = dlt;
-	if (erspan_set_empty_filter(p) == -1) {
-		p->linktype = old;
-		return (-1);
-	}
-	return (0);
+	return (erspan_empty_filter(p, dlt, 1) == -1 ? -1 : 0);
 }
 
 int
@@ -154,12 +85,7 @@ pcapint_erspan_check_file_linktype(int dlt, char *errbuf)
 {
 	if (dlt != DLT_ERSPAN)
 		return (0);
-
-	/*
-	 * No LINKTYPE_ has this value, and ERSPAN mode writes its files
-	 * as LINKTYPE_ETHERNET; read as DLT_ERSPAN, such a file would be
-	 * decapsulated without anybody asking for it.
-	 */
+	/* ERSPAN mode writes LINKTYPE_ETHERNET; no LINKTYPE_ has this. */
 	snprintf(errbuf, PCAP_ERRBUF_SIZE,
 	    "the savefile's link-layer type %d is the provisional value of DLT_ERSPAN, which no savefile has",
 	    dlt);
@@ -178,62 +104,42 @@ pcapint_erspan_check(pcap_t *p, const struct pcap_pkthdr *h,
 {
 	struct pcapint_erspan info;
 
-	if (pcapint_erspan_decap(data, h->caplen, &info) !=
-	    PCAPINT_ERSPAN_OK) {
-		p->erspan_malformed++;
-		return (-1);
-	}
-	return (0);
+	if (pcapint_erspan_decap(data, h->caplen, &info) == PCAPINT_ERSPAN_OK)
+		return (0);
+	p->erspan_malformed++;
+	return (-1);
 }
 
 int
 pcapint_erspan_strip(pcap_t *p, struct pcap_pkthdr *h, u_char **data)
 {
 	struct pcapint_erspan info;
+	int r = pcapint_erspan_decap(*data, h->caplen, &info);
 
-	if (pcapint_erspan_decap(*data, h->caplen, &info) !=
-	    PCAPINT_ERSPAN_OK) {
+	if (r != PCAPINT_ERSPAN_OK)
 		p->erspan_malformed++;
+	/* Another session: what the filter, if any, has already refused. */
+	if (r != PCAPINT_ERSPAN_OK || (p->erspan_has_session &&
+	    (info.type == 1 || info.session != p->erspan_session)))
 		return (-1);
-	}
-
-	/*
-	 * Another session: the filter, when there is one, has already
-	 * rejected it; this is the same choice without one.
-	 */
-	if (p->erspan_has_session &&
-	    (info.type == 1 || info.session != p->erspan_session))
-		return (-1);
-
 	*data += info.inner_off;
 	h->len = (bpf_u_int32)info.inner_len;
 	h->caplen = (bpf_u_int32)info.inner_caplen;
-
-	/*
-	 * The filter accepted up to the snapshot length plus the longest
-	 * outer header, so that the snapshot length applies to the inner
-	 * frame; cut what the shorter outer header of this frame left.
-	 */
+	/* The filter kept the snapshot length plus the longest header. */
 	if (p->snapshot > 0 && h->caplen > (bpf_u_int32)p->snapshot)
 		h->caplen = (bpf_u_int32)p->snapshot;
 	return (0);
 }
 
-/*
- * The extra room a ring slot needs for the outer headers, if the handle
- * can be switched to ERSPAN mode.  Rings are made when the handle is
- * activated, before the application can choose DLT_ERSPAN.
- */
+/* Rings are made at activation, before ERSPAN mode can be chosen. */
 u_int
 pcapint_erspan_ring_margin(pcap_t *p)
 {
 	int i;
 
-	for (i = 0; i < p->dlt_count; i++) {
-		if (p->dlt_list[i] == DLT_ERSPAN)
-			return (PCAPINT_ERSPAN_MAX_OUTER);
-	}
-	return (0);
+	for (i = 0; i < p->dlt_count && p->dlt_list[i] != DLT_ERSPAN; i++)
+		continue;
+	return (i < p->dlt_count ? PCAPINT_ERSPAN_MAX_OUTER : 0);
 }
 
 int
@@ -247,26 +153,14 @@ pcap_set_erspan_session(pcap_t *p, int session)
 		    session, PCAPINT_ERSPAN_MAX_SESSION);
 		return (PCAP_ERROR);
 	}
-
-	/*
-	 * The program the mode attached by itself follows the session,
-	 * so that other sessions stay in the kernel too.
-	 */
-	if (p->activated && p->linktype == DLT_ERSPAN) {
-		own = erspan_own_filter(p);
-		if (own == -1)
-			return (PCAP_ERROR);
-	}
-	if (session < 0) {
-		p->erspan_has_session = 0;
-		p->erspan_session = 0;
-	} else {
-		p->erspan_has_session = 1;
-		p->erspan_session = (u_int)session;
-	}
-	if (own && erspan_set_empty_filter(p) == -1)
+	/* The mode's own filter follows the session, to keep the rest out. */
+	if (p->activated && p->linktype == DLT_ERSPAN &&
+	    (own = erspan_empty_filter(p, p->linktype, 0)) == -1)
 		return (PCAP_ERROR);
-	return (0);
+	p->erspan_has_session = session >= 0;
+	p->erspan_session = session >= 0 ? (u_int)session : 0;
+	return (own && erspan_empty_filter(p, p->linktype, 1) == -1 ?
+	    PCAP_ERROR : 0);
 }
 
 int

@@ -28,18 +28,12 @@
  */
 
 /*
- * ERSPAN decapsulation in user space.  The rules are listed in
- * pcap-erspan.h; gen_erspan() in gencode.c generates BPF for the same
- * rules, and the two must be changed together.
- *
- * This file depends on nothing but the C library, so test programs can
- * compile it on its own.
+ * ERSPAN decapsulation, as gen_erspan() does it in BPF: change both.
+ * Tests compile this file alone, so it uses only the C library.
  */
 
 #include <config.h>
-
 #include <string.h>
-
 #include "pcap-erspan.h"
 
 #define ETHERTYPE_IPV4_	0x0800
@@ -47,32 +41,18 @@
 #define TPID_8021Q	0x8100
 #define TPID_8021AD	0x88a8
 #define IPPROTO_GRE_	47
-
 #define GRE_C		0x8000
 #define GRE_R		0x4000
 #define GRE_K		0x2000
 #define GRE_S		0x1000
 #define GRE_VERSION	0x0007
-
 #define ETHER_HDRLEN_	14
 
-static unsigned int
-get_be16(const unsigned char *p)
-{
-	return ((unsigned int)p[0] << 8 | p[1]);
-}
+#define get_be16(p)	((unsigned int)(p)[0] << 8 | (p)[1])
+#define get_be32(p)	((uint32_t)(p)[0] << 24 | (uint32_t)(p)[1] << 16 | \
+			    (uint32_t)(p)[2] << 8 | (p)[3])
 
-static uint32_t
-get_be32(const unsigned char *p)
-{
-	return ((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3]);
-}
-
-/*
- * Parse the ERSPAN II or III header at "h", whose first byte is known
- * to be captured.  Returns a reason code.
- */
+/* The ERSPAN II or III header at h. */
 static int
 erspan_parse_header(const unsigned char *pkt, size_t caplen, size_t h,
     struct pcapint_erspan *info)
@@ -80,20 +60,17 @@ erspan_parse_header(const unsigned char *pkt, size_t caplen, size_t h,
 	const unsigned char *e = pkt + h;
 	unsigned int w0;
 
+	if (caplen - h < 1)
+		return (PCAPINT_ERSPAN_TRUNCATED);
 	info->version = e[0] >> 4;
-	if (info->type == 2 && info->version != 1)
+	if (info->version != info->type - 1)	/* II: 1, III: 2 */
 		return (PCAPINT_ERSPAN_BAD_VERSION);
-	if (info->type == 3 && info->version != 2)
-		return (PCAPINT_ERSPAN_BAD_VERSION);
-
-	if (info->type == 2) {
-		if (caplen - h < 8)
-			return (PCAPINT_ERSPAN_TRUNCATED);
-		info->hdrlen = 8;
+	info->hdrlen = info->type == 2 ? 8 : 12;
+	if (caplen - h < info->hdrlen)
+		return (PCAPINT_ERSPAN_TRUNCATED);
+	if (info->type == 2)
 		info->index = get_be32(e + 4) & 0x000fffff;
-	} else {
-		if (caplen - h < 12)
-			return (PCAPINT_ERSPAN_TRUNCATED);
+	else {
 		info->timestamp = get_be32(e + 4);
 		info->sgt = get_be16(e + 8);
 		info->p = e[10] >> 7;
@@ -102,26 +79,19 @@ erspan_parse_header(const unsigned char *pkt, size_t caplen, size_t h,
 		info->d = (e[11] >> 3) & 1;
 		info->gra = (e[11] >> 1) & 3;
 		info->o = e[11] & 1;
-		/*
-		 * Only frame type 0 is an Ethernet frame; type 2 (IP) and
-		 * the rest have no Ethernet header to hand to a filter or
-		 * a dissector that expects one.
-		 */
+		/* Only frame type 0 has an Ethernet header to hand on. */
 		if (info->ft != 0)
 			return (PCAPINT_ERSPAN_NOT_ETHERNET);
-		info->hdrlen = 12;
 		if (info->o) {
+			info->hdrlen = 20;
 			if (caplen - h < 20)
 				return (PCAPINT_ERSPAN_TRUNCATED);
-			info->hdrlen = 20;
 			info->platf_id = e[12] >> 2;
 			info->platf_info =
 			    ((uint64_t)(get_be32(e + 12) & 0x03ffffff) << 32) |
 			    get_be32(e + 16);
 		}
 	}
-
-	/* Word 0 has the same layout in types II and III. */
 	w0 = (unsigned int)get_be32(e);
 	info->vlan = (w0 >> 16) & 0x0fff;
 	info->cos = (w0 >> 13) & 0x7;
@@ -136,116 +106,69 @@ pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
     struct pcapint_erspan *info)
 {
 	size_t pos, ip, gre, h, ip_end, opt;
-	unsigned int ethertype, proto, ihl;
-	int ret;
+	unsigned int ethertype, proto, ihl, flags;
+	int ret, v6;
 
 	memset(info, 0, sizeof(*info));
-
 	/* Up to two outer tags, then IPv4 or IPv6. */
-	pos = 12;
-	if (caplen < pos + 2)
-		return (PCAPINT_ERSPAN_TRUNCATED);
-	ethertype = get_be16(pkt + pos);
-	while ((ethertype == TPID_8021Q || ethertype == TPID_8021AD) &&
-	    info->outer_tags < 2) {
-		info->outer_tags++;
-		pos += 4;
+	for (pos = 12;; pos += 4) {
 		if (caplen < pos + 2)
 			return (PCAPINT_ERSPAN_TRUNCATED);
 		ethertype = get_be16(pkt + pos);
+		if ((ethertype != TPID_8021Q && ethertype != TPID_8021AD) ||
+		    info->outer_tags == 2)
+			break;
+		info->outer_tags++;
 	}
-	ip = pos + 2;
-	info->ip_off = ip;
-
-	if (ethertype == ETHERTYPE_IPV4_) {
-		if (caplen < ip + 20)
-			return (PCAPINT_ERSPAN_TRUNCATED);
-		info->ip_version = 4;
-		if (pkt[ip + 9] != IPPROTO_GRE_)
-			return (PCAPINT_ERSPAN_NOT_GRE);
-		ihl = pkt[ip] & 0x0f;
-		if ((pkt[ip] >> 4) != 4 || ihl < 5)
-			return (PCAPINT_ERSPAN_BAD_IP);
-		/* MF or a fragment offset: not a whole datagram. */
-		if ((get_be16(pkt + ip + 6) & 0x3fff) != 0)
-			return (PCAPINT_ERSPAN_FRAGMENT);
-		gre = ip + ihl * 4;
-		ip_end = ip + get_be16(pkt + ip + 2);
-	} else if (ethertype == ETHERTYPE_IPV6_) {
-		if (caplen < ip + 40)
-			return (PCAPINT_ERSPAN_TRUNCATED);
-		info->ip_version = 6;
-		if (pkt[ip + 6] != IPPROTO_GRE_)
-			return (PCAPINT_ERSPAN_NOT_GRE);
-		if ((pkt[ip] >> 4) != 6)
-			return (PCAPINT_ERSPAN_BAD_IP);
-		gre = ip + 40;
-		ip_end = ip + 40 + get_be16(pkt + ip + 4);
-	} else
+	info->ip_off = ip = pos + 2;
+	v6 = ethertype == ETHERTYPE_IPV6_;
+	if (ethertype != ETHERTYPE_IPV4_ && !v6)
 		return (PCAPINT_ERSPAN_NOT_IP);
-
-	/* GRE, RFC 2784 and RFC 2890. */
-	info->gre_off = gre;
+	if (caplen < ip + (v6 ? 40 : 20))
+		return (PCAPINT_ERSPAN_TRUNCATED);
+	info->ip_version = v6 ? 6 : 4;
+	if (pkt[ip + (v6 ? 6 : 9)] != IPPROTO_GRE_)
+		return (PCAPINT_ERSPAN_NOT_GRE);
+	ihl = v6 ? 10 : pkt[ip] & 0x0f;		/* IPv6: 40 bytes, no options */
+	if ((pkt[ip] >> 4) != info->ip_version || ihl < 5)
+		return (PCAPINT_ERSPAN_BAD_IP);
+	/* MF or a fragment offset: not a whole datagram. */
+	if (!v6 && (get_be16(pkt + ip + 6) & 0x3fff) != 0)
+		return (PCAPINT_ERSPAN_FRAGMENT);
+	info->gre_off = gre = ip + ihl * 4;
+	ip_end = v6 ? gre + get_be16(pkt + ip + 4) :
+	    ip + get_be16(pkt + ip + 2);
+	/* GRE (RFC 2784, 2890): checksum and reserved, key, sequence. */
 	if (caplen < gre + 4)
 		return (PCAPINT_ERSPAN_TRUNCATED);
-	info->gre_flags = get_be16(pkt + gre);
+	info->gre_flags = flags = get_be16(pkt + gre);
 	proto = get_be16(pkt + gre + 2);
 	if (proto != PCAPINT_ERSPAN_PROTO_I_II &&
 	    proto != PCAPINT_ERSPAN_PROTO_III)
 		return (PCAPINT_ERSPAN_NOT_ERSPAN);
-	/*
-	 * A routing field (RFC 1701) or another GRE version (1 is PPTP)
-	 * changes the header layout; such packets are not ours.
-	 */
-	if ((info->gre_flags & (GRE_R | GRE_VERSION)) != 0)
+	/* Routing (RFC 1701) or version 1 (PPTP) change the layout. */
+	if ((flags & (GRE_R | GRE_VERSION)) != 0)
 		return (PCAPINT_ERSPAN_GRE_UNSUPPORTED);
-	info->gre_hdrlen = 4;
-	if (info->gre_flags & GRE_C)
-		info->gre_hdrlen += 4;
-	if (info->gre_flags & GRE_K)
-		info->gre_hdrlen += 4;
-	if (info->gre_flags & GRE_S)
-		info->gre_hdrlen += 4;
-	if (caplen < gre + info->gre_hdrlen)
+	opt = gre + ((flags & GRE_C) ? 8 : 4);
+	info->has_key = (flags & GRE_K) != 0;
+	info->has_seq = (flags & GRE_S) != 0;
+	h = opt + 4 * (size_t)(info->has_key + info->has_seq);
+	info->gre_hdrlen = (unsigned int)(h - gre);
+	if (caplen < h)
 		return (PCAPINT_ERSPAN_TRUNCATED);
-	opt = gre + 4;
-	if (info->gre_flags & GRE_C)
-		opt += 4;
-	if (info->gre_flags & GRE_K) {
-		info->has_key = 1;
+	if (info->has_key)
 		info->key = get_be32(pkt + opt);
-		opt += 4;
-	}
-	if (info->gre_flags & GRE_S) {
-		info->has_seq = 1;
-		info->seq = get_be32(pkt + opt);
-	}
-	h = gre + info->gre_hdrlen;
+	if (info->has_seq)
+		info->seq = get_be32(pkt + opt + 4 * (size_t)info->has_key);
 
-	/*
-	 * The type is told by the protocol and, for 0x88be, by the S bit,
-	 * never by the GRE version field: devices send type II with
-	 * version 0.
-	 */
-	if (proto == PCAPINT_ERSPAN_PROTO_I_II &&
-	    (info->gre_flags & GRE_S) == 0) {
-		info->type = 1;
-		info->hdrlen = 0;
-	} else {
-		info->type = (proto == PCAPINT_ERSPAN_PROTO_I_II) ? 2 : 3;
-		if (caplen < h + 1)
-			return (PCAPINT_ERSPAN_TRUNCATED);
-		ret = erspan_parse_header(pkt, caplen, h, info);
-		if (ret != PCAPINT_ERSPAN_OK)
-			return (ret);
-	}
+	/* The S bit, not the GRE version, tells type II: devices send 0. */
+	info->type = proto == PCAPINT_ERSPAN_PROTO_III ? 3 :
+	    (flags & GRE_S) ? 2 : 1;
+	if (info->type != 1 && (ret = erspan_parse_header(pkt, caplen, h,
+	    info)) != PCAPINT_ERSPAN_OK)
+		return (ret);
 	info->inner_off = h + info->hdrlen;
-
-	/*
-	 * The inner length comes from the IP length, not from the
-	 * captured length, so that Ethernet padding of a short outer
-	 * frame is not taken for inner data.
-	 */
+	/* The IP length, so that Ethernet padding is not inner data. */
 	if (ip_end < info->inner_off + ETHER_HDRLEN_)
 		return (PCAPINT_ERSPAN_BAD_LENGTH);
 	if (caplen < info->inner_off)
@@ -257,33 +180,19 @@ pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 	return (PCAPINT_ERSPAN_OK);
 }
 
+/* Indexed by the PCAPINT_ERSPAN_ results, in their order. */
+static const char *const erspan_reasons[] = {
+	"ERSPAN", "not IPv4 or IPv6", "not GRE", "IPv4 fragment",
+	"GRE routing or version not 0", "GRE, not ERSPAN",
+	"bad IP version or header length", "bad ERSPAN version",
+	"ERSPAN III frame type not Ethernet",
+	"IP length too short for ERSPAN", "truncated ERSPAN headers"
+};
+
 const char *
 pcapint_erspan_strerror(int reason)
 {
-	switch (reason) {
-
-	case PCAPINT_ERSPAN_OK:
-		return ("ERSPAN");
-	case PCAPINT_ERSPAN_NOT_IP:
-		return ("not IPv4 or IPv6");
-	case PCAPINT_ERSPAN_NOT_GRE:
-		return ("not GRE");
-	case PCAPINT_ERSPAN_FRAGMENT:
-		return ("IPv4 fragment");
-	case PCAPINT_ERSPAN_GRE_UNSUPPORTED:
-		return ("GRE routing or version not 0");
-	case PCAPINT_ERSPAN_NOT_ERSPAN:
-		return ("GRE, not ERSPAN");
-	case PCAPINT_ERSPAN_BAD_IP:
-		return ("bad IP version or header length");
-	case PCAPINT_ERSPAN_BAD_VERSION:
-		return ("bad ERSPAN version");
-	case PCAPINT_ERSPAN_NOT_ETHERNET:
-		return ("ERSPAN III frame type not Ethernet");
-	case PCAPINT_ERSPAN_BAD_LENGTH:
-		return ("IP length too short for ERSPAN");
-	case PCAPINT_ERSPAN_TRUNCATED:
-		return ("truncated ERSPAN headers");
-	}
-	return ("unknown ERSPAN error");
+	if (reason < PCAPINT_ERSPAN_OK || reason > PCAPINT_ERSPAN_TRUNCATED)
+		return ("unknown ERSPAN error");
+	return (erspan_reasons[reason]);
 }

@@ -28,59 +28,27 @@
  */
 
 /*
- * User-space ERSPAN decapsulator.
- *
- * It locates the inner Ethernet frame of an ERSPAN type I, II or III
- * (frame type 0) packet carried in GRE over IPv4 or IPv6 in an outer
- * Ethernet frame.  It accepts exactly the frames the "erspan" filter
- * primitive (gencode.c, gen_erspan()) matches, so that a frame the
- * kernel filter passed can always be stripped, and a frame it did not
- * pass is never mistaken for ERSPAN.  The rules, shared by both:
- *
- *  - up to two outer 802.1Q / 802.1ad tags (TPID 0x8100 or 0x88a8);
- *  - IPv4: version 4, IHL >= 5 (options allowed), protocol 47, not a
- *    fragment (MF clear and fragment offset 0: a first fragment does
- *    not hold the whole inner frame, a later one has no GRE header);
- *  - IPv6: version 6, next header 47 (no extension headers);
- *  - GRE: R bit clear and version 0; the header is 4 bytes plus 4 for
- *    each of C, K and S;
- *  - type I: protocol 0x88be, S clear, no ERSPAN header;
- *    type II: protocol 0x88be, S set, 8-byte header with Ver 1;
- *    type III: protocol 0x22eb, 12-byte header with Ver 2 and FT 0,
- *    plus the 8-byte platform subheader when O is set;
- *  - the IP length must cover the headers and a 14-byte inner
- *    Ethernet header;
- *  - every header byte up to the inner frame must be in the capture.
- *
- * The inner length comes from the IP length, and inner_caplen stops
- * there too; the primitives after "erspan" in a filter, which run on
- * the outer packet, can still read captured bytes past it (Ethernet
- * padding), as on any other packet.
+ * User-space decapsulation of ERSPAN I, II and III (frame type 0) in GRE
+ * over IPv4 or IPv6 in Ethernet.  It accepts exactly what the "erspan"
+ * filter primitive (gen_erspan() in gencode.c) matches, so that a frame
+ * the kernel passed can always be stripped and no other is taken for
+ * ERSPAN: two VLAN tags at most, no IPv4 fragment or IPv6 extension
+ * header, GRE version 0 without routing, all within the IP length.
  */
 
 #ifndef pcap_erspan_h
 #define pcap_erspan_h
 
 #include <stddef.h>
-
 #include <pcap/pcap-inttypes.h>
 
 #define PCAPINT_ERSPAN_PROTO_I_II	0x88be	/* GRE protocol, type I/II */
 #define PCAPINT_ERSPAN_PROTO_III	0x22eb	/* GRE protocol, type III */
-
 #define PCAPINT_ERSPAN_MAX_SESSION	1023	/* 10-bit session ID */
-
-/*
- * The longest outer header we accept: Ethernet with two tags (22),
- * IPv4 with 40 bytes of options (60), GRE with C, K and S (16), type
- * III header with the platform subheader (20).
- */
+/* Two tags (22), IPv4 options (60), GRE C, K, S (16), type III with O (20) */
 #define PCAPINT_ERSPAN_MAX_OUTER	(22 + 60 + 16 + 20)
 
-/*
- * Results of pcapint_erspan_decap().  Zero is success; everything else
- * says why the frame was not decapsulated.
- */
+/* Results of pcapint_erspan_decap(): why a frame was not decapsulated. */
 #define PCAPINT_ERSPAN_OK		0
 #define PCAPINT_ERSPAN_NOT_IP		1	/* not IPv4/IPv6 after the tags */
 #define PCAPINT_ERSPAN_NOT_GRE		2	/* IP, but not GRE */
@@ -94,12 +62,9 @@
 #define PCAPINT_ERSPAN_TRUNCATED	10	/* headers cut by the snaplen */
 
 struct pcapint_erspan {
-	/* Where the inner frame is. */
 	size_t		inner_off;	/* offset of the inner Ethernet header */
 	size_t		inner_caplen;	/* captured bytes of the inner frame */
 	size_t		inner_len;	/* its length per the outer IP length */
-
-	/* Outer headers. */
 	unsigned int	outer_tags;	/* outer 802.1Q/802.1ad tags, 0-2 */
 	unsigned int	ip_version;	/* 4 or 6 */
 	size_t		ip_off;		/* offset of the outer IP header */
@@ -110,7 +75,6 @@ struct pcapint_erspan {
 	uint32_t	key;
 	int		has_seq;
 	uint32_t	seq;
-
 	/* ERSPAN header (type I has none: only "type" is set). */
 	unsigned int	type;		/* 1, 2 or 3 */
 	unsigned int	hdrlen;		/* 0, 8, 12 or 20 */
@@ -133,15 +97,10 @@ struct pcapint_erspan {
 	uint64_t	platf_info;	/* type III with O: low 58 bits */
 };
 
-/*
- * Decapsulate the outer Ethernet frame "pkt" of "caplen" captured
- * bytes.  On success, returns PCAPINT_ERSPAN_OK and fills in "info";
- * otherwise returns one of the reasons above and "info" is undefined.
- */
+/* Decapsulate pkt; "info" is filled in only on PCAPINT_ERSPAN_OK. */
 int	pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 	    struct pcapint_erspan *info);
 
-/* A short English description of a pcapint_erspan_decap() result. */
 const char *pcapint_erspan_strerror(int reason);
 
 #endif /* pcap_erspan_h */

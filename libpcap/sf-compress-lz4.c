@@ -26,11 +26,10 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * The LZ4 container of compressed savefiles: one LZ4 frame (the lz4(1)
- * format, not bare LZ4 blocks) per block.  Reading takes any other file
- * of lz4(1)'s frame format as well, one frame or several concatenated.
- * Frames that carry a content checksum (XXH32) are checked, so that a
- * damaged block is refused instead of delivering damaged records.
+ * The LZ4 container of compressed savefiles: one LZ4 frame (lz4(1)'s
+ * format, not bare LZ4 blocks) per block, with a content checksum
+ * (XXH32) that is checked, so that a damaged block is refused.  Any
+ * other file of lz4(1)'s, of one frame or several, is read too.
  */
 
 #include <config.h>
@@ -43,10 +42,6 @@
 #include "pcap-int.h"
 #include "sf-compress.h"
 
-/*
- * Reading: liblz4's frame decoder, which checks the content checksum at
- * the end of each frame, driven by pcapint_sfc_stream_read().
- */
 struct lz4_dec {
 	struct pcapint_sfc_stream s;	/* first: the shared read loop's */
 	LZ4F_dctx *dctx;
@@ -75,10 +70,9 @@ lz4_dec_create(char *errbuf)
 	struct lz4_dec *d;
 	size_t r;
 
-	d = calloc(1, sizeof(*d));
-	if (d == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
+	if ((d = calloc(1, sizeof(*d))) == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
+		    "malloc");
 		return (NULL);
 	}
 	r = LZ4F_createDecompressionContext(&d->dctx, LZ4F_VERSION);
@@ -110,18 +104,8 @@ const struct pcapint_sfc_decoder pcapint_sfc_lz4_decoder = {
 };
 
 /*
- * Writing.  lz4(1) and liblz4 read concatenated frames as one stream;
- * Wireshark 4.0 reads only the first frame of such a file, whoever
- * wrote it.
- *
- * Frames carry a content checksum (XXH32), so that the reader can
- * refuse a damaged block instead of delivering damaged records, and
- * their LZ4 blocks are independent, as nothing is gained by linking the
- * blocks of a frame that holds one of ours.
- */
-
-/*
- * Stored LZ4 blocks: a 4-byte little-endian length with this bit set,
+ * Writing.  lz4(1) and liblz4 read concatenated frames as one stream.
+ * Stored LZ4 blocks are a 4-byte little-endian length with this bit set,
  * then the bytes as they are; a zero length ends the frame.
  */
 #define	LZ4_UNCOMPRESSED_FLAG	0x80000000U
@@ -143,10 +127,9 @@ lz4_enc_create(int level, size_t block_size, char *errbuf)
 	LZ4F_preferences_t raw;
 	size_t r;
 
-	e = calloc(1, sizeof(*e));
-	if (e == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
+	if ((e = calloc(1, sizeof(*e))) == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
+		    "malloc");
 		return (NULL);
 	}
 	r = LZ4F_createCompressionContext(&e->cctx, LZ4F_VERSION);
@@ -157,31 +140,19 @@ lz4_enc_create(int level, size_t block_size, char *errbuf)
 		return (NULL);
 	}
 	/*
-	 * The smallest LZ4 block size that holds a whole block of ours,
-	 * so that a frame is one LZ4 block, and a reader needs no more
-	 * memory than that.
+	 * The smallest LZ4 block size (64 KiB to 4 MiB, in steps of 4) that
+	 * holds a whole block of ours, so that a frame is one independent
+	 * LZ4 block and a reader needs no more memory than that.
 	 */
-	if (block_size <= 64 * 1024) {
-		e->prefs.frameInfo.blockSizeID = LZ4F_max64KB;
-		e->max_block = 64 * 1024;
-	} else if (block_size <= 256 * 1024) {
-		e->prefs.frameInfo.blockSizeID = LZ4F_max256KB;
-		e->max_block = 256 * 1024;
-	} else if (block_size <= 1024 * 1024) {
-		e->prefs.frameInfo.blockSizeID = LZ4F_max1MB;
-		e->max_block = 1024 * 1024;
-	} else {
-		e->prefs.frameInfo.blockSizeID = LZ4F_max4MB;
-		e->max_block = 4 * 1024 * 1024;
-	}
+	e->prefs.frameInfo.blockSizeID = LZ4F_max64KB;
+	for (e->max_block = 64 * 1024; e->max_block < block_size &&
+	    e->prefs.frameInfo.blockSizeID < LZ4F_max4MB; e->max_block *= 4)
+		e->prefs.frameInfo.blockSizeID++;
 	e->prefs.frameInfo.blockMode = LZ4F_blockIndependent;
 	raw = e->prefs;
 	e->prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
 	e->prefs.compressionLevel = level;
-	/*
-	 * Stored frames are written by hand; their header depends only on
-	 * the preferences, so let liblz4 make it, once.
-	 */
+	/* Stored frames are written by hand, behind a header made once. */
 	r = LZ4F_compressBegin(e->cctx, e->raw_hdr, sizeof(e->raw_hdr), &raw);
 	if (LZ4F_isError(r)) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "LZ4F_compressBegin: %s",
@@ -213,24 +184,16 @@ lz4_enc_free(void *state)
 	free(e);
 }
 
-/* Length of a stored frame of len bytes. */
-static size_t
-lz4_stored_len(struct lz4_enc *e, size_t len)
-{
-	size_t nblk;
-
-	nblk = (len + e->max_block - 1) / e->max_block;
-	return (e->raw_hdr_len + LZ4_BLOCK_HDR_LEN * nblk + len +
-	    LZ4_END_MARK_LEN);
-}
-
 static size_t
 lz4_enc_bound(void *state, size_t len)
 {
 	struct lz4_enc *e = state;
+	size_t nblk = (len + e->max_block - 1) / e->max_block;
 
+	/* Compressed, or a stored frame. */
 	return (SFC_MAX_SIZE(LZ4F_compressFrameBound(len, &e->prefs),
-	    lz4_stored_len(e, len)));
+	    e->raw_hdr_len + LZ4_BLOCK_HDR_LEN * nblk + len +
+	    LZ4_END_MARK_LEN));
 }
 
 static ptrdiff_t
@@ -244,26 +207,20 @@ lz4_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 	*res = out;
 	if (try_codec) {
 		e->prefs.frameInfo.contentSize = len;
-		pos = LZ4F_compressBegin(e->cctx, out, outsize, &e->prefs);
-		if (LZ4F_isError(pos))
+		r = LZ4F_compressBegin(e->cctx, out, outsize, &e->prefs);
+		if (LZ4F_isError(r))
 			goto fail;
+		pos = r;
 		r = LZ4F_compressUpdate(e->cctx, out + pos, outsize - pos,
 		    in, len, NULL);
-		if (LZ4F_isError(r)) {
-			pos = r;
+		if (LZ4F_isError(r))
 			goto fail;
-		}
 		pos += r;
 		r = LZ4F_compressEnd(e->cctx, out + pos, outsize - pos, NULL);
-		if (LZ4F_isError(r)) {
-			pos = r;
+		if (LZ4F_isError(r))
 			goto fail;
-		}
 		pos += r;
-		/*
-		 * liblz4 already stores a block that does not shrink;
-		 * count the frame as stored when it saved nothing.
-		 */
+		/* liblz4 stores an LZ4 block that does not shrink by itself. */
 		*stored = pos >= len;
 		return ((ptrdiff_t)pos);
 	}
@@ -283,7 +240,7 @@ lz4_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 	return ((ptrdiff_t)(pos + LZ4_END_MARK_LEN));
 
 fail:
-	snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", LZ4F_getErrorName(pos));
+	snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", LZ4F_getErrorName(r));
 	return (-1);
 }
 

@@ -26,17 +26,14 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * The lzop container of compressed savefiles, with LZO1X-1, the codec
- * of Shimizu et al.'s compressing capture.  Reading takes any other
- * lzop file of LZO1X blocks as well.  This file is only built with
- * --with-lzo: liblzo2 is GPL-2.0-or-later, so a libpcap linked with it
- * must be distributed under the GPL.
+ * The lzop container of compressed savefiles, with LZO1X-1; any other
+ * lzop file of LZO1X blocks is read too.  Built only --with-lzo, as
+ * liblzo2 is GPL-2.0-or-later and so then is libpcap.
  *
- * An lzop file is a header and a sequence of blocks, each with its
- * uncompressed and compressed length and an Adler-32 of the data; a
- * block that does not shrink is stored as it is (equal lengths).  A
- * zero uncompressed length ends the stream; a file cut at a block
- * boundary lacks it, which lzop -d reports but our reader accepts.
+ * An lzop file is a header and blocks, each with its uncompressed and
+ * compressed length (equal: stored) and an Adler-32 of the data.  A zero
+ * uncompressed length ends the stream; a file cut at a block boundary
+ * lacks it, which lzop -d reports but our reader accepts.
  */
 
 #include <config.h>
@@ -51,9 +48,9 @@
 #include "sf-compress.h"
 
 /*
- * lzop's own block size, and the largest block lzop accepts.  The
- * version we claim to be is lzop 1.04's; 0.94 is the oldest that reads
- * the format we write, and the header fields depend on the version.
+ * lzop's block size and the largest it accepts.  We claim to be lzop
+ * 1.04; 0.94, the oldest that reads what we write, is the first whose
+ * header has the needed version and the level.
  */
 #define	LZOP_BLOCK		(256 * 1024)
 #define	LZOP_MAX_BLOCK		(64 * 1024 * 1024)
@@ -74,7 +71,6 @@
 #define	F_H_EXTRA_FIELD	0x00000040U
 #define	F_CRC32_D	0x00000100U
 #define	F_CRC32_C	0x00000200U
-#define	F_MULTIPART	0x00000400U
 #define	F_H_FILTER	0x00000800U
 #define	F_H_CRC32	0x00001000U
 #define	F_OS_UNIX	0x03000000U
@@ -84,24 +80,26 @@
 
 static int lzo_ready;
 
-static int
-lzo_setup(char *errbuf)
+/* The state of a decoder or encoder, after lzo_init() once. */
+static void *
+lzo_alloc(size_t size, char *errbuf)
 {
-	if (!lzo_ready) {
-		if (lzo_init() != LZO_E_OK) {
-			snprintf(errbuf, PCAP_ERRBUF_SIZE, "lzo_init failed");
-			return (-1);
-		}
-		lzo_ready = 1;
+	void *p;
+
+	if (!lzo_ready && lzo_init() != LZO_E_OK) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "lzo_init failed");
+		return (NULL);
 	}
-	return (0);
+	lzo_ready = 1;
+	if ((p = calloc(1, size)) == NULL)
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
+	return (p);
 }
 
 /*
- * Reading: the header, then block by block, each checked against its
- * checksums and decompressed whole before any of it is returned.
- * lzop's container is parsed here, so this decoder has its own read
- * loop rather than pcapint_sfc_stream_read().
+ * Reading: the header, then each block, checked and decompressed whole
+ * before any of it is returned; not pcapint_sfc_stream_read()'s loop.
  */
 struct lzo_dec {
 	int	have_header;
@@ -119,15 +117,7 @@ struct lzo_dec {
 static void *
 lzo_dec_create(char *errbuf)
 {
-	struct lzo_dec *d;
-
-	if (lzo_setup(errbuf) == -1)
-		return (NULL);
-	d = calloc(1, sizeof(*d));
-	if (d == NULL)
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
-	return (d);
+	return (lzo_alloc(sizeof(struct lzo_dec), errbuf));
 }
 
 static void
@@ -165,9 +155,8 @@ lzo_read_header(struct lzo_dec *d, struct pcapint_sfc_input *in,
 {
 	u_char h[300];
 	size_t n, namelen;
-	uint32_t sum, want;
-	u_int version;
-	int r;
+	uint32_t want;
+	int r, v094;
 
 	if ((r = lzo_get(in, h, 9, 0)) != 1)
 		return (r);
@@ -178,44 +167,27 @@ lzo_read_header(struct lzo_dec *d, struct pcapint_sfc_input *in,
 	/* version, lib version, [needed], method, [level], flags */
 	if ((r = lzo_get(in, h, 4, 0)) != 1)
 		return (r);
-	version = (u_int)h[0] << 8 | h[1];
-	n = 4;
-	if (version >= 0x0940) {
-		if ((r = lzo_get(in, h + n, 2, 0)) != 1)
-			return (r);
-		n += 2;
-	}
-	if ((r = lzo_get(in, h + n, 1, 0)) != 1)
+	v094 = ((u_int)h[0] << 8 | h[1]) >= LZOP_NEEDED;
+	n = v094 ? 12 : 9;
+	if ((r = lzo_get(in, h + 4, n - 4, 0)) != 1)
 		return (r);
-	d->method = h[n];
-	n += 1;
-	if (version >= 0x0940) {
-		if ((r = lzo_get(in, h + n, 1, 0)) != 1)
-			return (r);
-		n += 1;
-	}
-	if ((r = lzo_get(in, h + n, 4, 0)) != 1)
-		return (r);
-	d->flags = EXTRACT_BE_U_4(h + n);
-	n += 4;
+	d->method = h[v094 ? 6 : 4];
+	d->flags = EXTRACT_BE_U_4(h + n - 4);
 	if (d->flags & F_H_FILTER) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "lzop filters are not supported");
 		return (SFC_DEC_CORRUPT);
 	}
 	/* mode, mtime low, [mtime high], name length */
-	if ((r = lzo_get(in, h + n, version >= 0x0940 ? 13 : 9, 0)) != 1)
+	if ((r = lzo_get(in, h + n, v094 ? 13 : 9, 0)) != 1)
 		return (r);
-	n += version >= 0x0940 ? 13 : 9;
+	n += v094 ? 13 : 9;
 	namelen = h[n - 1];
-	if ((r = lzo_get(in, h + n, namelen, 0)) != 1)
+	if ((r = lzo_get(in, h + n, namelen + 4, 0)) != 1)	/* and sum */
 		return (r);
 	n += namelen;
 	want = (d->flags & F_H_CRC32) ? lzo_crc32(0, h, (lzo_uint)n) :
 	    lzo_adler32(1, h, (lzo_uint)n);
-	if ((r = lzo_get(in, h + n, 4, 0)) != 1)
-		return (r);
-	sum = EXTRACT_BE_U_4(h + n);
-	if (sum != want) {
+	if (EXTRACT_BE_U_4(h + n) != want) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "lzop header checksum error");
 		return (SFC_DEC_CORRUPT);
 	}
@@ -238,18 +210,14 @@ static int
 lzo_check(uint32_t flags, uint32_t adler_flag, uint32_t crc_flag,
     const u_char *sums, const u_char *p, size_t n)
 {
-	size_t i;
-
-	i = 0;
-	if (flags & adler_flag) {
-		if (EXTRACT_BE_U_4(sums) != lzo_adler32(1, p, (lzo_uint)n))
-			return (-1);
-		i = 4;
-	}
-	if (flags & crc_flag) {
-		if (EXTRACT_BE_U_4(sums + i) != lzo_crc32(0, p, (lzo_uint)n))
-			return (-1);
-	}
+	if ((flags & adler_flag) &&
+	    EXTRACT_BE_U_4(sums) != lzo_adler32(1, p, (lzo_uint)n))
+		return (-1);
+	if (flags & adler_flag)
+		sums += 4;
+	if ((flags & crc_flag) &&
+	    EXTRACT_BE_U_4(sums) != lzo_crc32(0, p, (lzo_uint)n))
+		return (-1);
 	return (0);
 }
 
@@ -257,7 +225,7 @@ static int
 lzo_read_block(struct lzo_dec *d, struct pcapint_sfc_input *in,
     char *errbuf)
 {
-	u_char h[8], dsum[8], csum[8];
+	u_char h[8], sums[16];
 	uint32_t dlen, clen;
 	size_t nd, nc;
 	lzo_uint outlen;
@@ -283,9 +251,7 @@ lzo_read_block(struct lzo_dec *d, struct pcapint_sfc_input *in,
 	nc = ((d->flags & F_ADLER32_C) ? 4 : 0) + ((d->flags & F_CRC32_C) ? 4 : 0);
 	if (clen == dlen)
 		nc = 0;		/* stored: no checksum of compressed data */
-	if (nd != 0 && (r = lzo_get(in, dsum, nd, 0)) != 1)
-		return (r);
-	if (nc != 0 && (r = lzo_get(in, csum, nc, 0)) != 1)
+	if ((r = lzo_get(in, sums, nd + nc, 0)) != 1)	/* data's first */
 		return (r);
 	if (dlen > d->dsize) {
 		free(d->cbuf);
@@ -307,7 +273,7 @@ lzo_read_block(struct lzo_dec *d, struct pcapint_sfc_input *in,
 		if ((r = lzo_get(in, d->cbuf, clen, 0)) != 1)
 			return (r);
 		if (nc != 0 && lzo_check(d->flags, F_ADLER32_C, F_CRC32_C,
-		    csum, d->cbuf, clen) != 0) {
+		    sums + nd, d->cbuf, clen) != 0) {
 			snprintf(errbuf, PCAP_ERRBUF_SIZE,
 			    "checksum error in compressed data");
 			return (SFC_DEC_CORRUPT);
@@ -320,7 +286,7 @@ lzo_read_block(struct lzo_dec *d, struct pcapint_sfc_input *in,
 			return (SFC_DEC_CORRUPT);
 		}
 	}
-	if (nd != 0 && lzo_check(d->flags, F_ADLER32_D, F_CRC32_D, dsum,
+	if (nd != 0 && lzo_check(d->flags, F_ADLER32_D, F_CRC32_D, sums,
 	    d->dbuf, dlen) != 0) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "checksum error in decompressed data");
@@ -368,12 +334,7 @@ const struct pcapint_sfc_decoder pcapint_sfc_lzo_decoder = {
 	0, 0, NULL
 };
 
-/*
- * Writing, with LZO1X-1.  A block of ours becomes
- * one or more lzop blocks of at most 256 KiB, lzop's own block size; a
- * block that does not shrink is stored as it is.
- */
-
+/* Writing, with LZO1X-1, in lzop blocks of LZOP_BLOCK at most. */
 struct lzo_enc {
 	u_char	wrkmem[LZO1X_1_MEM_COMPRESS];
 };
@@ -381,15 +342,7 @@ struct lzo_enc {
 static void *
 lzo_enc_create(int level _U_, size_t block_size _U_, char *errbuf)
 {
-	struct lzo_enc *e;
-
-	if (lzo_setup(errbuf) == -1)
-		return (NULL);
-	e = calloc(1, sizeof(*e));
-	if (e == NULL)
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
-	return (e);
+	return (lzo_alloc(sizeof(struct lzo_enc), errbuf));
 }
 
 static void
@@ -404,31 +357,20 @@ lzo_enc_free(void *state)
 static size_t
 lzo_enc_bound(void *state _U_, size_t len)
 {
-	size_t nblk;
+	size_t nblk = (len + LZOP_BLOCK - 1) / LZOP_BLOCK;
 
-	nblk = (len + LZOP_BLOCK - 1) / LZOP_BLOCK;
-	/*
-	 * A header per lzop block; a block that does not shrink is
-	 * stored, so only the codec's overshoot while compressing the
-	 * last lzop block matters.
-	 */
+	/* Blocks that do not shrink are stored: only one may overshoot. */
 	return (len + LZOP_BLOCK_HDR_LEN * nblk + LZO1X_WORST(LZOP_BLOCK) -
 	    LZOP_BLOCK);
 }
 
-/*
- * The file header: magic, versions, method and level, flags, mode,
- * mtime (0, so that the same records make the same file), an empty
- * file name and the header's Adler-32.
- */
+/* The file header; mtime 0, so that the same records make the same file. */
 static size_t
 lzo_enc_header(void *state _U_, u_char *out)
 {
-	u_char *h;
-	lzo_uint32_t sum;
+	u_char *h = out + LZOP_MAGIC_LEN;
 
 	memcpy(out, LZOP_MAGIC, LZOP_MAGIC_LEN);
-	h = out + LZOP_MAGIC_LEN;
 	h[0] = LZOP_VERSION >> 8;
 	h[1] = LZOP_VERSION & 0xff;
 	h[2] = (u_char)(lzo_version() >> 8);
@@ -442,8 +384,7 @@ lzo_enc_header(void *state _U_, u_char *out)
 	pcapint_sfc_put_be32(h + 16, 0);	/* mtime, low */
 	pcapint_sfc_put_be32(h + 20, 0);	/* mtime, high */
 	h[24] = 0;				/* no file name */
-	sum = lzo_adler32(1, h, 25);
-	pcapint_sfc_put_be32(h + 25, sum);
+	pcapint_sfc_put_be32(h + 25, lzo_adler32(1, h, 25));
 	return (LZOP_MAGIC_LEN + 29);
 }
 
@@ -455,24 +396,17 @@ lzo_enc_trailer(void *state _U_, u_char *out)
 	return (4);
 }
 
-/*
- * A block of ours is one or more lzop blocks: uncompressed length,
- * compressed length (equal when stored) and the Adler-32 of the
- * uncompressed data, then the data.
- */
 static ptrdiff_t
 lzo_enc_block(void *state, const u_char *in, size_t len, u_char *out,
     size_t outsize _U_, int try_codec, int *stored, const u_char **res,
     char *errbuf)
 {
 	struct lzo_enc *e = state;
-	size_t pos, n;
+	size_t pos = 0, n;
 	lzo_uint clen;
-	int all_stored;
+	int all_stored = 1;
 
 	*res = out;
-	pos = 0;
-	all_stored = 1;
 	while (len != 0) {
 		n = len > LZOP_BLOCK ? LZOP_BLOCK : len;
 		pcapint_sfc_put_be32(out + pos, (uint32_t)n);

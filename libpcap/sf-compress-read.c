@@ -26,48 +26,11 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Compressed savefiles: reading them back.
- * pcapint_compressed_check_header(), first in savefile.c's
- * check_headers[], recognises a container by its magic number, wraps
- * the raw FILE in a decompressing fopencookie() stream and runs the
- * pcap and pcapng checks on that, so that pcap_open_offline() and
- * everything after it read compressed files with no change, stdin and
- * pipes included.  It reads what other tools compressed as well (gzip
- * capture.pcap; tcpdump -r capture.pcap.gz).  The stream reads and
- * seeks as the file would, and reading goes on past a damaged unit
- * where the file can seek.
- *
- * The reader is one file, as upstream lays out a subsystem (sf-pcapng.c
- * is one format in one file): what no other file calls is static, and
- * each section uses only those before it:
- *
- *	the table of containers, and how a file's container is
- *	    recognised;
- *	the raw input that the decoders read through, and the read loop
- *	    that the decoders of streaming libraries share;
- *	where the records of the decompressed stream end;
- *	seek tables at the end of zstd savefiles;
- *	the state of one reader, and what it knows of its units;
- *	reading past a damaged unit;
- *	reading the decompressed stream;
- *	seeking in it;
- *	opening the stream, the check_headers[] entry.
- *
- * Only the containers' codecs are files of their own, one per codec
- * library and built only when it is found: sf-compress-zlib.c (gzip),
- * sf-compress-lz4.c (LZ4 frames) and sf-compress-zstd.c (zstd frames).
- * sf-compress.h is the interface between them and this file, and
- * declares the table and the check_headers[] entry for savefile.c and
- * the writer.
- *
- * A decompressing stream needs fopencookie() (glibc, musl, FreeBSD 11
- * and later) or funopen() (macOS and the other BSDs): configure (and
- * CMake) define SFC_COOKIE_OFF_T, the offset type of its seek
- * function, only where one is found.  Without either, all that is
- * built here is the table and a check_headers[] entry that
- * recognises compressed files and refuses them by name, rather than as
- * "unknown file format"; that part uses nothing beyond C99 and pcap.h
- * (no ssize_t, which MSVC lacks).
+ * Compressed savefiles: reading them back.  The check_headers[] entry
+ * wraps the raw FILE in a decompressing stream that reads and seeks as
+ * the uncompressed file would, for the pcap and pcapng readers, pipes
+ * included.  Without fopencookie() or funopen() (SFC_COOKIE_OFF_T) such
+ * files are only refused by name, using nothing beyond C99 and pcap.h.
  */
 
 #include <config.h>
@@ -90,11 +53,6 @@
 #include "sf-pcapng.h"
 #endif
 #include "sf-compress.h"
-
-/*
- * The table of containers (name, magic number, decoder), and how a
- * file's container is recognised.
- */
 
 #ifdef HAVE_ZLIB
 #define	SFC_GZIP_DECODER	(&pcapint_sfc_gzip_decoder)
@@ -119,12 +77,7 @@
 #endif
 #endif
 
-/*
- * gzip's magic includes the compression method byte (8, deflate), as
- * gzip(1) checks it; the others are 4 bytes.  "none" is a plain
- * savefile, which sf-pcap.c reads, so it has neither magic nor decoder
- * here.
- */
+/* gzip's magic includes the method byte (8, deflate), as gzip(1) checks. */
 const struct pcapint_sfc_container pcapint_sfc_containers[SFC_NCONTAINERS] = {
 	[SFC_STORE] = { "none", { 0 }, 0, NULL },
 	[SFC_ZSTD] = { "zstd", { 0x28, 0xb5, 0x2f, 0xfd }, 4, SFC_ZSTD_DECODER },
@@ -138,56 +91,12 @@ const struct pcapint_sfc_container pcapint_sfc_containers[SFC_NCONTAINERS] = {
 #endif
 };
 
-/*
- * The container whose magic the first SFC_MAGIC_CHECK bytes of a file
- * start with, or NULL.
- */
-static const struct pcapint_sfc_container *
-sfc_container_by_magic(const uint8_t *magic)
-{
-	const struct pcapint_sfc_container *c;
-	u_int i, len;
-
-	for (i = 0; i < SFC_NCONTAINERS; i++) {
-		c = &pcapint_sfc_containers[i];
-		len = c->magic_len < SFC_MAGIC_CHECK ? c->magic_len :
-		    SFC_MAGIC_CHECK;
-		if (len != 0 && memcmp(magic, c->magic, len) == 0)
-			return (c);
-	}
-	return (NULL);
-}
-
-/*
- * The refusal of a container this build cannot read; returns NULL, for
- * the check_headers[] entry to return.
- */
-static pcap_t *
-sfc_cannot_read(const struct pcapint_sfc_container *c, char *errbuf,
-    int *err)
-{
-	snprintf(errbuf, PCAP_ERRBUF_SIZE,
-	    "the file is %s compressed, which this build of libpcap cannot read",
-	    c->name);
-	*err = 1;
-	return (NULL);
-}
-
 #ifdef SFC_COOKIE_OFF_T
 
 /*
- * The raw input of a reader, which the containers' decoders read
- * through (see struct pcapint_sfc_input in sf-compress.h), and the
- * read loop that the decoders of streaming libraries share.
- */
-
-/*
- * Refill the input buffer, keeping the unconsumed bytes, with at most
- * want more bytes; returns the number of bytes now available, 0 at end
- * of file, -1 on a read error.  fread() on a pipe waits until it has
- * all it asked for, so decoders ask for what their container says
- * comes next, not for a buffer's worth: a reader at the end of a pipe
- * then gets every complete block without waiting for the next one.
+ * Refill the input buffer with at most want more bytes.  fread() on a
+ * pipe waits for all it asked for, so decoders ask only for what comes
+ * next in the unit: a reader of a pipe gets every block without waiting.
  */
 static int
 sfc_fill(struct pcapint_sfc_input *in, size_t want)
@@ -204,10 +113,7 @@ sfc_fill(struct pcapint_sfc_input *in, size_t want)
 	in->len = keep;
 	if (in->eof || keep == in->size)
 		return ((int)keep);
-	if (want == 0)
-		want = 1;
-	if (want > in->size - keep)
-		want = in->size - keep;
+	want = want == 0 ? 1 : want < in->size - keep ? want : in->size - keep;
 	n = fread(in->buf + keep, 1, want, in->raw);
 	if (n == 0) {
 		if (ferror(in->raw)) {
@@ -224,40 +130,20 @@ sfc_fill(struct pcapint_sfc_input *in, size_t want)
 ptrdiff_t
 pcapint_sfc_read(struct pcapint_sfc_input *in, void *dst, size_t n)
 {
-	u_char *d = dst;
 	size_t got, k;
 	int r;
 
-	got = 0;
-	while (got < n) {
-		if (in->pos == in->len) {
-			r = sfc_fill(in, n - got);
-			if (r < 0)
-				return (-1);
-			if (r == 0)
-				break;
-		}
-		k = in->len - in->pos;
-		if (k > n - got)
-			k = n - got;
-		memcpy(d + got, in->buf + in->pos, k);
-		in->pos += k;
-		got += k;
+	for (got = 0; got < n; got += k, in->pos += k) {
+		if (in->pos == in->len && (r = sfc_fill(in, n - got)) <= 0)
+			return (r < 0 ? -1 : (ptrdiff_t)got);
+		k = in->len - in->pos < n - got ? in->len - in->pos : n - got;
+		memcpy((u_char *)dst + got, in->buf + in->pos, k);
 	}
 	return ((ptrdiff_t)got);
 }
 #endif
 
-/*
- * The read loop of a streaming decoder: feed the library what it asks
- * for, unit by unit, until it produces something or a unit ends.  The
- * library's hint never reaches beyond the end of the current unit, so
- * a reader at the end of a pipe gets each whole block as soon as it is
- * written; at a unit's start we ask for the little that says how long
- * its header is.  End of input between units is the clean end of the
- * stream, inside one it is a truncated file.  The state starts with a
- * struct pcapint_sfc_stream.
- */
+/* A streaming decoder's read loop; the library's hint ends at the unit. */
 ptrdiff_t
 pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
     u_char *buf, size_t size, int64_t *unit_off, int *unit_done,
@@ -270,8 +156,7 @@ pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
 	*unit_done = 0;
 	for (;;) {
 		if (in->pos == in->len) {
-			r = sfc_fill(in, s->in_unit ? s->hint :
-			    s->first_read);
+			r = sfc_fill(in, s->in_unit ? s->hint : s->first_read);
 			if (r < 0)
 				return (SFC_DEC_IOERR);
 			if (r == 0) {
@@ -280,13 +165,7 @@ pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
 			}
 		}
 		if (!s->in_unit && s->zero_padding && in->buf[in->pos] == 0) {
-			/*
-			 * Zero bytes where a unit would start, as tape and
-			 * block devices pad a file, end the stream if
-			 * nothing else follows them (gzip -d ignores them
-			 * so); anything else after them starts a unit,
-			 * which the decoder then finds damaged.
-			 */
+			/* Padding, as of tape devices; gzip -d skips it. */
 			while (in->pos < in->len && in->buf[in->pos] == 0)
 				in->pos++;
 			continue;
@@ -316,25 +195,12 @@ pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
 	}
 }
 
-/*
- * Where the records of the decompressed stream end.  Reading on past a
- * damaged unit (below) is right only where units end at records, as
- * the blocks of a program that compresses a capture block by block do;
- * a file compressed in arbitrary parts (split(1), a tool that cuts its
- * frames by size) has records that straddle units, and the unit after
- * a skipped one would start inside a record.  So each unit held whole
- * is walked, record header by record header, and the walk says whether
- * it ended exactly at the end of a record.  Only the record lengths are
- * read, of records already in memory.
- */
-
-#define	SFC_RECORDS_UNKNOWN	0
-#define	SFC_RECORDS_PCAP	1
-#define	SFC_RECORDS_PCAPNG	2
+/* Skipping a damaged unit is right only where units end at records. */
+enum { SFC_RECORDS_UNKNOWN, SFC_RECORDS_PCAP, SFC_RECORDS_PCAPNG };
 
 struct sfc_records {
 	int	aligned;	/* every unit walked ended at a record's end */
-	int	format;		/* SFC_RECORDS_*, learned from the file header */
+	int	format;		/* SFC_RECORDS_*, from the file header */
 	int	big_endian;	/* the byte order of the lengths */
 };
 
@@ -342,108 +208,51 @@ struct sfc_records {
 #define	SFC_PCAP_REC_HDR_LEN	16	/* struct pcap_sf_pkthdr */
 #define	SFC_PCAPNG_SHB		0x0A0D0D0AU	/* the same in both orders */
 #define	SFC_PCAPNG_BOM		0x1A2B3C4DU
+#define	SFC_U32(p, be)	((be) ? EXTRACT_BE_U_4(p) : EXTRACT_LE_U_4(p))
 
-static uint32_t
-sfc_u32(const u_char *p, int big_endian)
-{
-	if (big_endian)
-		return ((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-		    (uint32_t)p[2] << 8 | (uint32_t)p[3]);
-	return ((uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[1] << 8 | (uint32_t)p[0]);
-}
-
-/* Before the first unit: nothing walked, nothing misaligned yet. */
-static void
-sfc_records_init(struct sfc_records *w)
-{
-	w->aligned = 1;
-	w->format = SFC_RECORDS_UNKNOWN;
-	w->big_endian = 0;
-}
-
-/*
- * The file header at the start of the stream: a pcap header, in either
- * byte order, with microsecond or nanosecond time stamps, or a pcapng
- * section header block, which the walk reads as one of its blocks.  Any
- * other format is not walked.  Returns the header's length, or 0.
- */
-static size_t
-sfc_records_file_header(struct sfc_records *w, const u_char *buf,
-    size_t len)
-{
-	uint32_t magic;
-
-	if (len < 4)
-		return (0);
-	magic = sfc_u32(buf, 1);
-	switch (magic) {
-
-	case 0xA1B2C3D4U:	/* microseconds, big-endian */
-	case 0xA1B23C4DU:	/* nanoseconds */
-		w->format = SFC_RECORDS_PCAP;
-		w->big_endian = 1;
-		return (SFC_PCAP_FILE_HDR_LEN);
-
-	case 0xD4C3B2A1U:	/* the same, little-endian */
-	case 0x4D3CB2A1U:
-		w->format = SFC_RECORDS_PCAP;
-		w->big_endian = 0;
-		return (SFC_PCAP_FILE_HDR_LEN);
-
-	case SFC_PCAPNG_SHB:
-		w->format = SFC_RECORDS_PCAPNG;
-		return (0);	/* the walk reads the block */
-	}
-	w->aligned = 0;
-	return (0);
-}
-
-/*
- * Walk one unit held whole, of len bytes at offset uoff of the stream;
- * a unit after the first starts at a record, as long as every unit
- * walked so far ended at one.  Returns whether that is still so.
- */
+/* Walk a unit; returns whether every unit walked ended at a record. */
 static int
 sfc_records_walk(struct sfc_records *w, const u_char *buf, size_t len,
     int64_t uoff)
 {
 	uint64_t pos = 0, reclen;
+	uint32_t magic;
 
 	if (!w->aligned)
 		return (0);
-	if (uoff == 0)
-		pos = sfc_records_file_header(w, buf, len);
-	if (w->format == SFC_RECORDS_UNKNOWN) {
-		w->aligned = 0;
-		return (0);
+	if (uoff == 0 && len >= 4) {
+		magic = EXTRACT_BE_U_4(buf);
+		if (magic == SFC_PCAPNG_SHB)
+			w->format = SFC_RECORDS_PCAPNG;
+		else if (magic == 0xA1B2C3D4U || magic == 0xA1B23C4DU ||
+		    magic == 0xD4C3B2A1U || magic == 0x4D3CB2A1U) {
+			w->format = SFC_RECORDS_PCAP;
+			w->big_endian = (magic >> 24) == 0xA1;
+			pos = SFC_PCAP_FILE_HDR_LEN;
+		} else
+			w->aligned = 0;
 	}
+	if (w->format == SFC_RECORDS_UNKNOWN)
+		w->aligned = 0;
 	while (w->aligned && pos < len) {
 		if (w->format == SFC_RECORDS_PCAP) {
-			if (len - pos < SFC_PCAP_REC_HDR_LEN) {
-				w->aligned = 0;
-				break;
-			}
 			/* caplen, after the two time stamp words */
-			reclen = SFC_PCAP_REC_HDR_LEN +
-			    (uint64_t)sfc_u32(buf + pos + 8, w->big_endian);
-		} else {
-			/* block type, block total length, and a section's
-			 * byte-order magic */
-			if (len - pos < 12) {
-				w->aligned = 0;
+			if (len - pos < SFC_PCAP_REC_HDR_LEN)
 				break;
-			}
-			if (sfc_u32(buf + pos, 1) == SFC_PCAPNG_SHB) {
-				if (sfc_u32(buf + pos + 8, 1) == SFC_PCAPNG_BOM)
-					w->big_endian = 1;
-				else if (sfc_u32(buf + pos + 8, 0) ==
+			reclen = SFC_PCAP_REC_HDR_LEN +
+			    (uint64_t)SFC_U32(buf + pos + 8, w->big_endian);
+		} else {
+			/* type, total length, a section's byte-order magic */
+			if (len - pos < 12)
+				break;
+			if (EXTRACT_BE_U_4(buf + pos) == SFC_PCAPNG_SHB) {
+				w->big_endian = EXTRACT_BE_U_4(buf + pos + 8) ==
+				    SFC_PCAPNG_BOM;
+				if (SFC_U32(buf + pos + 8, w->big_endian) !=
 				    SFC_PCAPNG_BOM)
-					w->big_endian = 0;
-				else
 					w->aligned = 0;
 			}
-			reclen = sfc_u32(buf + pos + 4, w->big_endian);
+			reclen = SFC_U32(buf + pos + 4, w->big_endian);
 			if (reclen < 12 || reclen % 4 != 0)
 				w->aligned = 0;
 		}
@@ -454,32 +263,10 @@ sfc_records_walk(struct sfc_records *w, const u_char *buf, size_t len,
 	return (w->aligned);
 }
 
-/* A unit went by unwalked (too large to hold): nothing is known. */
-static void
-sfc_records_lost(struct sfc_records *w)
-{
-	w->aligned = 0;
-}
-
 /*
- * Seek tables at the end of zstd savefiles, which the reader uses to
- * seek without decompressing.
- *
- * Finding the end of a compressed savefile, or the block that holds an
- * offset the reader has not yet passed, otherwise means decompressing
- * everything before it: a program that seeks to the end of a capture
- * first, as tcpslice does, decompresses the whole file once.  A file in
- * the zstd project's "seekable format" (contrib/seekable_format in the
- * zstd sources, written by its seekable API and by tools such as t2sz)
- * ends with a table of each frame's compressed and uncompressed size,
- * in a skippable frame:
- *
- *	magic 0x184D2A5E, frame size		4 + 4 bytes, little-endian
- *	per frame: compressed size, uncompressed size[, checksum]  4 + 4 [+ 4]
- *	number of frames, descriptor, magic 0x8F92EAB1	4 + 1 + 4
- *
- * The table is used only if it adds up to the file's size exactly;
- * otherwise the file is read as if it had none.
+ * Seek tables let a seek skip what it would otherwise decompress: zstd's
+ * "seekable format" (contrib/seekable_format) ends a file with a frame
+ * of each frame's sizes.  It is used only if it adds up to the file.
  */
 
 /* A unit (block, frame) starts at coff in the file and uoff uncompressed. */
@@ -491,8 +278,6 @@ struct sfc_unit_start {
 #define	SEEKTABLE_SKIPPABLE_MAGIC	0x184D2A5EU
 #define	SEEKTABLE_FOOTER_MAGIC		0x8F92EAB1U
 #define	SEEKTABLE_FRAME_HDR		8	/* magic, frame size */
-#define	SEEKTABLE_ENTRY			8	/* two sizes */
-#define	SEEKTABLE_ENTRY_CHECKSUM	12	/* ... and a checksum */
 #define	SEEKTABLE_FOOTER		9
 #define	SEEKTABLE_CHECKSUM_FLAG		0x80
 #define	SEEKTABLE_RESERVED_BITS		0x7C
@@ -507,115 +292,67 @@ sfc_seektable_read_at(FILE *raw, int64_t off, void *buf, size_t len)
 }
 
 /*
- * The table of the stream that starts at base in raw and takes size
- * bytes from there, checked against that size; -1 if it does not fit.
- */
-static int
-sfc_seektable_load(FILE *raw, int64_t base, int64_t size,
-    struct sfc_unit_start **res, size_t *nres, int64_t *end_uoff)
-{
-	struct sfc_unit_start *u;
-	u_char foot[SEEKTABLE_FOOTER], hdr[SEEKTABLE_FRAME_HDR];
-	u_char *t;
-	uint32_t n, esize;
-	int64_t tlen, coff, uoff;
-	size_t i;
-
-	if (size < SEEKTABLE_FRAME_HDR + SEEKTABLE_FOOTER ||
-	    sfc_seektable_read_at(raw, base + size - SEEKTABLE_FOOTER, foot,
-	    sizeof(foot)) != 0 ||
-	    EXTRACT_LE_U_4(foot + 5) != SEEKTABLE_FOOTER_MAGIC ||
-	    (foot[4] & SEEKTABLE_RESERVED_BITS) != 0)
-		return (-1);
-	n = EXTRACT_LE_U_4(foot);
-	esize = (foot[4] & SEEKTABLE_CHECKSUM_FLAG) ?
-	    SEEKTABLE_ENTRY_CHECKSUM : SEEKTABLE_ENTRY;
-	/* Every block takes at least a byte: n is bounded by the size. */
-	tlen = (int64_t)n * esize + SEEKTABLE_FOOTER;
-	if (n == 0 || tlen + SEEKTABLE_FRAME_HDR + (int64_t)n > size ||
-	    sfc_seektable_read_at(raw, base + size - tlen - SEEKTABLE_FRAME_HDR,
-	    hdr, sizeof(hdr)) != 0 ||
-	    EXTRACT_LE_U_4(hdr) != SEEKTABLE_SKIPPABLE_MAGIC ||
-	    EXTRACT_LE_U_4(hdr + 4) != (uint64_t)tlen)
-		return (-1);
-	/*
-	 * A larger table, of millions of blocks, is not used: the file
-	 * is read from its start instead.  That keeps the sizes taken
-	 * from the file within any size_t.
-	 */
-	if (tlen > SEEKTABLE_MAX)
-		return (-1);
-	t = malloc((size_t)tlen);
-	u = malloc(((size_t)n + 1) * sizeof(*u));
-	if (t == NULL || u == NULL ||
-	    sfc_seektable_read_at(raw, base + size - tlen, t,
-	    (size_t)tlen) != 0) {
-		free(t);
-		free(u);
-		return (-1);
-	}
-	coff = uoff = 0;
-	for (i = 0; i < n; i++) {
-		u[i].coff = coff;
-		u[i].uoff = uoff;
-		/* The compressed sizes are bounded by the file's size. */
-		coff += EXTRACT_LE_U_4(t + i * esize);
-		if (coff > size || uoff > INT64_MAX - UINT32_MAX) {
-			free(t);
-			free(u);
-			return (-1);
-		}
-		uoff += EXTRACT_LE_U_4(t + i * esize + 4);
-	}
-	free(t);
-	/* The blocks and the table make up the file, exactly. */
-	if (coff + SEEKTABLE_FRAME_HDR + tlen != size) {
-		free(u);
-		return (-1);
-	}
-	/* The table starts a unit of its own, of no data. */
-	u[n].coff = coff;
-	u[n].uoff = uoff;
-	*res = u;
-	*nres = (size_t)n + 1;
-	*end_uoff = uoff;
-	return (0);
-}
-
-/*
- * If the compressed stream that starts at offset base of the
- * seekable file raw ends with a seek table that agrees with its size,
- * return where every unit starts (offsets from base; the first at 0) in
- * a malloc()ed array of *nres, and the uncompressed length in
- * *end_uoff; 0 on success, -1 if there is no usable table.  raw's
- * position is left where it was.
+ * The unit starts of the stream at base in raw (the last is the table,
+ * of no data), and its length; -1 if there is no usable table.
  */
 static int
 sfc_seektable_read(FILE *raw, int64_t base, struct sfc_unit_start **res,
     size_t *nres, int64_t *end_uoff)
 {
-	off_t here, size;
-	int ret;
+	struct sfc_unit_start *u = NULL;
+	u_char foot[SEEKTABLE_FOOTER], *t = NULL;
+	uint32_t n, esize;
+	int64_t size, tlen, coff = 0, uoff = 0;
+	off_t here;
+	size_t i;
 
-	here = ftello(raw);
-	if (here < 0 || fseeko(raw, 0, SEEK_END) != 0)
+	if ((here = ftello(raw)) < 0 || fseeko(raw, 0, SEEK_END) != 0)
 		return (-1);
-	size = ftello(raw);
-	ret = size < base ? -1 :
-	    sfc_seektable_load(raw, base, (int64_t)size - base, res, nres, end_uoff);
-	if (fseeko(raw, here, SEEK_SET) != 0) {
-		if (ret == 0)
-			free(*res);
-		return (-1);
+	size = (int64_t)ftello(raw) - base;
+	if (size < SEEKTABLE_FRAME_HDR + SEEKTABLE_FOOTER ||
+	    sfc_seektable_read_at(raw, base + size - SEEKTABLE_FOOTER, foot,
+	    sizeof(foot)) != 0 ||
+	    EXTRACT_LE_U_4(foot + 5) != SEEKTABLE_FOOTER_MAGIC ||
+	    (foot[4] & SEEKTABLE_RESERVED_BITS) != 0)
+		goto fail;
+	n = EXTRACT_LE_U_4(foot);
+	esize = (foot[4] & SEEKTABLE_CHECKSUM_FLAG) ? 12 : 8;
+	/* Every block takes a byte; SEEKTABLE_MAX keeps within a size_t. */
+	tlen = (int64_t)n * esize + SEEKTABLE_FOOTER;
+	if (n == 0 || tlen + SEEKTABLE_FRAME_HDR + (int64_t)n > size ||
+	    tlen > SEEKTABLE_MAX ||
+	    (t = malloc((size_t)tlen + SEEKTABLE_FRAME_HDR)) == NULL ||
+	    (u = malloc(((size_t)n + 1) * sizeof(*u))) == NULL ||
+	    sfc_seektable_read_at(raw, base + size - tlen - SEEKTABLE_FRAME_HDR,
+	    t, (size_t)tlen + SEEKTABLE_FRAME_HDR) != 0 ||
+	    EXTRACT_LE_U_4(t) != SEEKTABLE_SKIPPABLE_MAGIC ||
+	    EXTRACT_LE_U_4(t + 4) != (uint64_t)tlen)
+		goto fail;
+	for (i = 0; i <= n; i++) {
+		u[i].coff = coff;
+		u[i].uoff = uoff;
+		if (i == n)
+			break;
+		coff += EXTRACT_LE_U_4(t + SEEKTABLE_FRAME_HDR + i * esize);
+		if (coff > size || uoff > INT64_MAX - UINT32_MAX)
+			goto fail;
+		uoff += EXTRACT_LE_U_4(t + SEEKTABLE_FRAME_HDR + i * esize + 4);
 	}
-	return (ret);
+	if (coff + SEEKTABLE_FRAME_HDR + tlen != size ||
+	    fseeko(raw, here, SEEK_SET) != 0)
+		goto fail;
+	free(t);
+	*res = u;
+	*nres = (size_t)n + 1;
+	*end_uoff = uoff;
+	return (0);
+fail:
+	free(t);
+	free(u);
+	(void)fseeko(raw, here, SEEK_SET);
+	return (-1);
 }
 
-/*
- * The state of one reader, which the decompressing read, reading past
- * damage, seeking and the opener below share, and what it knows of its
- * units: where each starts, and how to start reading again at one.
- */
 struct sfc_reader {
 	FILE	*fp;		/* the cookie stream, p->rfile */
 	next_packet_op_t next_packet_op;	/* the pcap or pcapng reader's */
@@ -625,15 +362,12 @@ struct sfc_reader {
 	struct pcapint_sfc_input in;
 	int	owns_raw;	/* close raw when the stream is closed */
 	u_char	*hold;		/* one decompressed unit */
-	size_t	hold_size;
-	size_t	hold_len;
-	size_t	hold_pos;
+	size_t	hold_size, hold_len, hold_pos;
 	int	streaming;	/* unit too large to hold: pass through */
 	int	err;		/* sticky: every later read fails */
 	int	truncated;	/* err is the file ending inside a unit */
 	int64_t	unit_off;
 	char	errmsg[PCAP_ERRBUF_SIZE];
-
 	/* Seeking; offsets in the uncompressed stream are "uoff". */
 	int64_t	upos;		/* uoff of the next byte handed out */
 	int64_t	hold_uoff;	/* uoff of hold[0] */
@@ -641,13 +375,10 @@ struct sfc_reader {
 	int64_t	raw_base;	/* where in raw the compressed stream starts */
 	int	past_end;	/* a seek went past the end: reads give 0 */
 	int64_t	end_uoff;	/* the length of the stream, once known */
-	int	table_tried;	/* looked for a seek table */
-	int	table_used;	/* units[] is a seek table's */
+	int	table_tried, table_used;	/* units[] is a seek table's */
 	int64_t	hold_coff;	/* where the unit at hold_uoff starts */
 	struct sfc_unit_start *units;	/* unit starts, ascending */
-	size_t	nunits;
-	size_t	units_size;
-
+	size_t	nunits, units_size;
 	/* Damaged units skipped, see sfc_skip_damaged(). */
 	struct sfc_records records;	/* where records end */
 	int	resumed;	/* the unit being read follows a skipped one */
@@ -656,9 +387,6 @@ struct sfc_reader {
 	char	damage[PCAP_ERRBUF_SIZE];	/* what the first one was */
 };
 
-/*
- * Whether the raw file can seek (a file, not a pipe); asked once.
- */
 static int
 sfc_raw_seekable(struct sfc_reader *r)
 {
@@ -672,79 +400,81 @@ sfc_raw_seekable(struct sfc_reader *r)
 	return (r->seekable > 0);
 }
 
-/*
- * The unit that starts at coff in the compressed file was read whole,
- * from start to end in the stream: 0, or -1 with the sticky error set
- * when a seek table said otherwise.
- *
- * A seek table's offsets are trusted to seek without decompressing; so
- * each unit read whole is held against its entry, and a table that
- * disagrees with what the unit held makes the read fail rather than
- * let a seek land at the wrong place.  Only the units read can be
- * checked: a seek trusts the sizes of the units it skips.
- */
-static int
-sfc_check_unit(struct sfc_reader *r, int64_t coff, int64_t start,
-    int64_t end)
-{
-	size_t lo, hi, mid;
+static ptrdiff_t sfc_error(struct sfc_reader *, int,
+    PCAP_FORMAT_STRING(const char *), ...) PCAP_PRINTFLIKE(3, 4);
 
-	if (!r->table_used)
-		return (0);
-	lo = 0;
-	hi = r->nunits;
+static ptrdiff_t
+sfc_error(struct sfc_reader *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->err = err;
+	va_start(ap, fmt);
+	(void)vsnprintf(r->errmsg, sizeof(r->errmsg), fmt, ap);
+	va_end(ap);
+	errno = err;
+	return (-1);
+}
+
+/* How many units start at or before off, in the file if by_coff. */
+static size_t
+sfc_units_upto(const struct sfc_reader *r, int64_t off, int by_coff)
+{
+	size_t lo = 0, hi = r->nunits, mid;
+
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (r->units[mid].coff < coff)
+		if ((by_coff ? r->units[mid].coff : r->units[mid].uoff) <= off)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	/* The last entry is the table itself, a unit of no data. */
-	if (lo < r->nunits && r->units[lo].coff == coff &&
-	    r->units[lo].uoff == start &&
-	    end == (lo + 1 < r->nunits ? r->units[lo + 1].uoff : start))
-		return (0);
-	r->err = EBADMSG;
-	snprintf(r->errmsg, sizeof(r->errmsg),
-	    "corrupt %s compressed file: its seek table does not match the block at byte offset %lld",
-	    r->name, (long long)coff);
-	errno = r->err;
-	return (-1);
+	return (lo);
 }
 
 /*
- * A unit starts at coff in the compressed file and uoff in the stream.
- * Units are met in order, again after a seek backwards, so a unit past
- * the last one noted is new.  Without memory for the note, a seek
- * starts from an earlier unit.
+ * The unit at hold_uoff, read whole, is held against the seek table:
+ * one that lies fails the read rather than misplace a seek.
  */
+static int
+sfc_check_unit(struct sfc_reader *r, int64_t end)
+{
+	size_t lo;
+
+	if (!r->table_used)
+		return (0);
+	lo = sfc_units_upto(r, r->hold_coff - 1, 1);
+	if (lo < r->nunits && r->units[lo].coff == r->hold_coff &&
+	    r->units[lo].uoff == r->hold_uoff && end == (lo + 1 < r->nunits ?
+	    r->units[lo + 1].uoff : r->hold_uoff))
+		return (0);
+	return ((int)sfc_error(r, EBADMSG,
+	    "corrupt %s compressed file: its seek table does not match the block at byte offset %lld",
+	    r->name, (long long)r->hold_coff));
+}
+
+/* Note a unit start; without memory, seeks start at an earlier one. */
 static void
 sfc_note_unit(struct sfc_reader *r, int64_t coff, int64_t uoff)
 {
 	struct sfc_unit_start *nu;
-	size_t nsize;
 
 	if (!r->ops->dec_units_independent ||
 	    coff <= r->units[r->nunits - 1].coff)
 		return;
 	if (r->nunits == r->units_size) {
-		nsize = 2 * r->units_size;
-		nu = realloc(r->units, nsize * sizeof(*nu));
+		nu = realloc(r->units, 2 * r->units_size * sizeof(*nu));
 		if (nu == NULL)
 			return;
 		r->units = nu;
-		r->units_size = nsize;
+		r->units_size *= 2;
 	}
 	r->units[r->nunits].coff = coff;
 	r->units[r->nunits].uoff = uoff;
 	r->nunits++;
 }
 
-/*
- * Start reading again at a unit start: the compressed file seeks there
- * and a new decoder begins.  0, or -1 with errno set.
- */
+/* Start reading again at a unit, with a new decoder; sets errno. */
 static int
 sfc_restart_at(struct sfc_reader *r, const struct sfc_unit_start *u)
 {
@@ -753,8 +483,7 @@ sfc_restart_at(struct sfc_reader *r, const struct sfc_unit_start *u)
 
 	if (fseeko(r->in.raw, (off_t)(r->raw_base + u->coff), SEEK_SET) != 0)
 		return (-1);
-	dec = r->ops->dec_create(ebuf);
-	if (dec == NULL) {
+	if ((dec = r->ops->dec_create(ebuf)) == NULL) {
 		errno = ENOMEM;
 		return (-1);
 	}
@@ -762,71 +491,32 @@ sfc_restart_at(struct sfc_reader *r, const struct sfc_unit_start *u)
 	r->dec = dec;
 	r->in.pos = r->in.len = 0;
 	r->in.off = u->coff;
-	r->in.eof = 0;
-	r->in.ioerr = 0;
+	r->in.eof = r->in.ioerr = 0;
 	r->hold_pos = r->hold_len = 0;
-	r->hold_uoff = u->uoff;
-	r->streaming = 0;
-	r->err = 0;
-	r->truncated = 0;
+	r->hold_uoff = r->upos = u->uoff;
+	r->streaming = r->err = r->truncated = r->past_end = r->resumed = 0;
 	r->errmsg[0] = '\0';
-	r->past_end = 0;
-	r->resumed = 0;
-	r->upos = u->uoff;
 	return (0);
 }
 
 /*
- * Reading past a damaged block.  In a file that can seek, a unit that
- * fails its checksum or does not decode is skipped: reading goes on at
- * the next unit, found by its magic number, and the end of the stream
- * becomes an error that counts what was skipped, so that one bad sector
- * costs one block, not the rest of the capture, and the program still
- * learns that something was lost.  Only where the units end at records
- * (see sfc_records_walk()).
- */
-
-/*
- * The reader's sticky error for damage, with its message; returns -1.
- */
-static ptrdiff_t sfc_damage_error(struct sfc_reader *,
-    PCAP_FORMAT_STRING(const char *), ...) PCAP_PRINTFLIKE(2, 3);
-
-static ptrdiff_t
-sfc_damage_error(struct sfc_reader *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	r->err = EBADMSG;
-	va_start(ap, fmt);
-	(void)vsnprintf(r->errmsg, sizeof(r->errmsg), fmt, ap);
-	va_end(ap);
-	errno = r->err;
-	return (-1);
-}
-
-/*
- * The end of a stream in which damaged units were skipped is an error
- * that says so, so that a program that read every intact unit still
- * learns that some were lost.
+ * Where the file can seek, a damaged unit is skipped, so that one bad
+ * sector costs one block, not the rest; the end then reports the loss.
  */
 static ptrdiff_t
 sfc_damage_end(struct sfc_reader *r)
 {
 	if (r->damaged == 1)
-		return (sfc_damage_error(r,
+		return (sfc_error(r, EBADMSG,
 		    "corrupt %s compressed file: %.180s; every other block was read",
 		    r->name, r->damage));
-	return (sfc_damage_error(r,
+	return (sfc_error(r, EBADMSG,
 	    "corrupt %s compressed file: %.150s, and %lld more bad block%s; every other block was read",
 	    r->name, r->damage, (long long)(r->damaged - 1),
 	    r->damaged == 2 ? "" : "s"));
 }
 
-/*
- * The raw offset of the first unit start at or after from, found by its
- * magic number; -1 if there is none, -2 on a read error.
- */
+/* The raw offset of the next unit's magic; -1 if none, -2 on error. */
 static int64_t
 sfc_find_unit(struct sfc_reader *r, int64_t from)
 {
@@ -842,10 +532,9 @@ sfc_find_unit(struct sfc_reader *r, int64_t from)
 		if (n == 0)
 			return (ferror(r->in.raw) ? -2 : -1);
 		n += keep;
-		for (i = 0; i + mlen <= n; i++) {
+		for (i = 0; i + mlen <= n; i++)
 			if (memcmp(buf + i, magic, mlen) == 0)
 				return (base + (int64_t)i);
-		}
 		/* A magic number may straddle two reads. */
 		keep = n < mlen - 1 ? n : mlen - 1;
 		memmove(buf, buf + n - keep, keep);
@@ -853,92 +542,42 @@ sfc_find_unit(struct sfc_reader *r, int64_t from)
 	}
 }
 
-/*
- * Whether reading can go on past a damaged unit here: in a file that
- * can seek, in a container whose units are independent and found by
- * their magic number.
- */
-static int
-sfc_can_resync(struct sfc_reader *r)
-{
-	return (r->ops->unit_magic != NULL && r->ops->dec_units_independent &&
-	    sfc_raw_seekable(r));
-}
+#define	SFC_CAN_RESYNC(r)	((r)->ops->unit_magic != NULL && \
+				    (r)->ops->dec_units_independent && \
+				    sfc_raw_seekable(r))
 
 /*
- * The unit after a skipped one cannot be shown to start at a record:
- * the read ends, as it would have without the skip.  Returns -1.
+ * A unit was read, held and walked or streamed unwalked.  If the one
+ * after a skip is not shown to start at a record, the read ends.
  */
 static int
-sfc_refuse_skip(struct sfc_reader *r, const char *why)
+sfc_resync_check(struct sfc_reader *r, int held)
 {
+	int resumed = r->resumed;
+	const char *why;
+
+	r->resumed = 0;
+	if (!held)
+		r->records.aligned = 0;
+	else if (!SFC_CAN_RESYNC(r) || sfc_records_walk(&r->records,
+	    r->hold, r->hold_len, r->hold_uoff))
+		return (0);
+	if (!resumed)
+		return (0);
+	why = held ? "does not start at a packet record" :
+	    "is too large to check that it starts at a packet record";
 	if (r->damaged == 1)
-		return ((int)sfc_damage_error(r,
+		return ((int)sfc_error(r, EBADMSG,
 		    "corrupt %s compressed file: %.100s; the block after it %.64s, so no more could be read",
 		    r->name, r->damage, why));
-	return ((int)sfc_damage_error(r,
+	return ((int)sfc_error(r, EBADMSG,
 	    "corrupt %s compressed file: bad block at byte offset %lld (the last of %lld); the block after it %.64s, so no more could be read",
 	    r->name, (long long)r->damaged_last, (long long)r->damaged, why));
 }
 
 /*
- * A unit was held whole: learn whether it ended at a record (see
- * sfc_records_walk()).  The unit read after a skipped one must both
- * start and end at a record; one that does not shows that this file's
- * units do not follow its records after all, and the read ends there,
- * as it would have without the skip, rather than hand out a record
- * read from the middle of another.  Returns 0, or -1 with the sticky
- * error set.
- */
-static int
-sfc_resync_walk(struct sfc_reader *r)
-{
-	int resumed = r->resumed;
-
-	r->resumed = 0;
-	if (!sfc_can_resync(r))
-		return (0);
-	if (sfc_records_walk(&r->records, r->hold, r->hold_len,
-	    r->hold_uoff) || !resumed)
-		return (0);
-	return (sfc_refuse_skip(r, "does not start at a packet record"));
-}
-
-/*
- * A unit too large to hold is streamed without being walked, so where
- * records end is no longer known; if it follows a skipped unit, where
- * it starts was never known either, and the read ends.  Returns 0, or
- * -1 with the sticky error set.
- */
-static int
-sfc_resync_unheld(struct sfc_reader *r)
-{
-	int resumed = r->resumed;
-
-	r->resumed = 0;
-	sfc_records_lost(&r->records);
-	if (!resumed)
-		return (0);
-	return (sfc_refuse_skip(r,
-	    "is too large to check that it starts at a packet record"));
-}
-
-/*
- * A unit failed its checksum or did not decode.  Units are independent,
- * so where they end at records, reading can go on at the next unit:
- * one bad sector then costs one block, not the rest of the capture.
- * That every unit read so far ended at a record is the evidence that
- * the next one starts at one; the unit after the skip is checked in
- * turn (sfc_resync_walk()).  The unit is found by its magic number,
- * after the damaged unit's start; a false match fails to decode in
- * turn and the search goes on after it.  Only
- * for a unit that was held whole, so that none of its bytes went out,
- * and not for the first unit, which holds the file header that the
- * units after it cannot be read without.
- *
- * Returns 1 when reading goes on at the next unit, 0 when it cannot (the
- * damage is then reported as before), and -1 when no unit follows (the
- * end of the stream, with the damage reported).
+ * Go on after a damaged unit held whole (none of it went out), not the
+ * first (the header is needed); 1: go on, 0: cannot, -1: none follows.
  */
 static int
 sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
@@ -947,7 +586,7 @@ sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
 	int64_t next;
 
 	if (r->streaming || r->hold_uoff == 0 || !r->records.aligned ||
-	    !sfc_can_resync(r))
+	    !SFC_CAN_RESYNC(r))
 		return (0);
 	if (r->damaged == 0 || r->unit_off > r->damaged_last) {
 		if (r->damaged == 0)
@@ -958,10 +597,8 @@ sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
 		r->damaged_last = r->unit_off;
 	}
 	next = sfc_find_unit(r, r->unit_off + 1);
-	if (next == -2)
-		return (0);
-	if (next == -1)
-		return (-1);
+	if (next < 0)
+		return (next == -1 ? -1 : 0);
 	u.coff = next;
 	u.uoff = r->hold_uoff;
 	if (sfc_restart_at(r, &u) != 0)
@@ -970,74 +607,34 @@ sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
 	return (1);
 }
 
-/*
- * Reading the decompressed stream.
- *
- * The stream is handed out one container unit (gzip member, LZ4 or zstd
- * frame) at a time, and a unit of at most SFC_MAX_BLOCK only once it is
- * complete and its checksum, where it has one, matched, so such a
- * damaged block is never delivered, in part or whole; larger units are
- * streamed (see sfc_cookie_read()).  A unit the file ends inside is
- * handed out as far as it was decoded, as zcat would,
- * since a capture cut short (a full disk, a killed capture) is the
- * common case and its bytes are not damaged, only missing.  The error
- * says what is wrong and at which byte offset of the compressed file.
- * Where the file can seek and its units end at records, reading goes on
- * past a damaged unit (above).
- */
+#define	SFC_HOLD_FIRST		65536	/* first size of the unit buffer */
 
-/* The first size of the buffer holding a unit. */
-#define	SFC_HOLD_FIRST		65536
-
-/*
- * A decoder's error becomes the reader's sticky error, with a message
- * that says what is wrong, in which container, at which offset.
- */
 static ptrdiff_t
 sfc_reader_error(struct sfc_reader *r, ptrdiff_t n, const char *ebuf)
 {
-	switch (n) {
-
-	case SFC_DEC_TRUNCATED:
-		r->err = EIO;
+	if (n == SFC_DEC_TRUNCATED) {
 		r->truncated = 1;
-		snprintf(r->errmsg, sizeof(r->errmsg),
+		return (sfc_error(r, EIO,
 		    "truncated %s compressed file: it ends inside the block starting at byte offset %lld",
-		    r->name, (long long)r->unit_off);
-		break;
-
-	case SFC_DEC_CORRUPT:
-		r->err = EBADMSG;
-		snprintf(r->errmsg, sizeof(r->errmsg),
-		    "corrupt %s compressed file: bad block at byte offset %lld: %.150s",
-		    r->name, (long long)r->unit_off, ebuf);
-		break;
-
-	case SFC_DEC_FAILED:
-		r->err = EIO;
-		snprintf(r->errmsg, sizeof(r->errmsg),
-		    "error reading %s compressed file: %.200s", r->name, ebuf);
-		break;
-
-	default:
-		r->err = r->in.ioerr != 0 ? r->in.ioerr : EIO;
-		pcapint_fmt_errmsg_for_errno(r->errmsg, sizeof(r->errmsg),
-		    r->err, "error reading %s compressed file", r->name);
-		break;
+		    r->name, (long long)r->unit_off));
 	}
+	if (n == SFC_DEC_CORRUPT)
+		return (sfc_error(r, EBADMSG,
+		    "corrupt %s compressed file: bad block at byte offset %lld: %.150s",
+		    r->name, (long long)r->unit_off, ebuf));
+	if (n == SFC_DEC_FAILED)
+		return (sfc_error(r, EIO,
+		    "error reading %s compressed file: %.200s", r->name, ebuf));
+	r->err = r->in.ioerr != 0 ? r->in.ioerr : EIO;
+	pcapint_fmt_errmsg_for_errno(r->errmsg, sizeof(r->errmsg),
+	    r->err, "error reading %s compressed file", r->name);
 	errno = r->err;
 	return (-1);
 }
 
 /*
- * The stream's read function, for fopencookie(); sets errno and the
- * reader's message on failure.
- *
- * Decompress the next unit into the hold buffer, and only hand it out
- * once it is complete and its checksum matched.  Units larger than
- * SFC_MAX_BLOCK, which other tools write (gzip makes one member of a
- * whole file), are streamed instead, to keep memory bounded; damage
- * there shows up late.
+ * A unit of at most SFC_MAX_BLOCK goes out only once whole and checked;
+ * larger ones are streamed.  A file cut short is read as far as it goes.
  */
 static ssize_t
 sfc_cookie_read(void *cookie, char *buf, size_t size)
@@ -1065,8 +662,7 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 			r->upos += n;
 			if (done) {
 				r->streaming = 0;
-				if (sfc_check_unit(r, r->hold_coff,
-				    r->hold_uoff, r->upos) != 0)
+				if (sfc_check_unit(r, r->upos) != 0)
 					return (-1);
 			}
 			if (n != 0 || !done)
@@ -1083,7 +679,7 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 				    realloc(r->hold, nsize);
 				if (nhold == NULL) {
 					/* Too large to hold: stream it. */
-					if (sfc_resync_unheld(r) != 0) {
+					if (sfc_resync_check(r, 0) != 0) {
 						r->hold_len = 0;
 						return (-1);
 					}
@@ -1097,79 +693,45 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 			    r->hold + r->hold_len, r->hold_size - r->hold_len,
 			    &r->unit_off, &done, ebuf);
 			if (n == SFC_DEC_TRUNCATED && r->hold_len > 0) {
-				/*
-				 * The file ends inside this unit: what was
-				 * decoded of it is handed out, as a plain
-				 * savefile cut short gives its whole
-				 * records, and the read after it fails.
-				 */
+				/* The next read fails. */
 				(void)sfc_reader_error(r, n, ebuf);
 				break;
 			}
 			if (n < 0) {
 				r->hold_len = 0;
-				if (n == SFC_DEC_CORRUPT) {
-					skip = sfc_skip_damaged(r,
-					    ebuf);
-					if (skip > 0)
-						break;	/* the next unit */
-					if (skip < 0)
-						return (
-						    sfc_damage_end(r));
-				}
-				return (sfc_reader_error(r, n, ebuf));
+				skip = n == SFC_DEC_CORRUPT ?
+				    sfc_skip_damaged(r, ebuf) : 0;
+				if (skip > 0)
+					break;	/* the next unit */
+				return (skip < 0 ? sfc_damage_end(r) :
+				    sfc_reader_error(r, n, ebuf));
 			}
 			if (r->hold_len == 0 && (n != 0 || done)) {
 				r->hold_coff = r->unit_off;
-				sfc_note_unit(r, r->unit_off,
-				    r->hold_uoff);
+				sfc_note_unit(r, r->unit_off, r->hold_uoff);
 			}
 			r->hold_len += (size_t)n;
 			if (done) {
-				if (sfc_check_unit(r, r->hold_coff,
-				    r->hold_uoff, r->hold_uoff +
+				if (sfc_check_unit(r, r->hold_uoff +
 				    (int64_t)r->hold_len) != 0 ||
-				    sfc_resync_walk(r) != 0) {
+				    sfc_resync_check(r, 1) != 0) {
 					r->hold_len = 0;
 					return (-1);
 				}
 				break;
 			}
-			if (n == 0) {
-				/* The end of the stream. */
-				if (r->damaged != 0)
-					return (sfc_damage_end(r));
-				return (0);
-			}
+			if (n == 0)	/* the end of the stream */
+				return (r->damaged != 0 ? sfc_damage_end(r) : 0);
 		}
 	}
-	k = r->hold_len - r->hold_pos;
-	if (k > size)
-		k = size;
+	k = r->hold_len - r->hold_pos < size ? r->hold_len - r->hold_pos : size;
 	memcpy(buf, r->hold + r->hold_pos, k);
 	r->hold_pos += k;
 	r->upos += k;
 	return ((ssize_t)k);
 }
 
-/*
- * Seeking in the decompressed stream behind pcap_file().
- *
- * The stream seeks as the file would (ftell(), fseek() and rewind() on
- * pcap_file() see uncompressed offsets), where the compressed file can
- * seek: programs rewind a capture, or search it by time.  The reader
- * notes where each unit starts, in the compressed file and in the
- * uncompressed stream, as it goes, and a seek backwards starts a new
- * decoder at the unit that holds the target, or at the beginning of
- * the file where units do not stand alone, then decompresses forward
- * to the target.  A pipe cannot seek, and the stream says so (ESPIPE)
- * as a pipe of an uncompressed capture does.
- */
-
-/*
- * Drop what lies between the position and target, or up to the end of
- * the stream, which is then known.  0, or -1 with errno set.
- */
+/* Read on to target, or to the end of the stream, which is then known. */
 static int
 sfc_skip_to(struct sfc_reader *r, int64_t target)
 {
@@ -1178,30 +740,13 @@ sfc_skip_to(struct sfc_reader *r, int64_t target)
 	size_t k;
 
 	while (r->upos < target) {
-		if (r->hold_pos < r->hold_len) {
-			k = r->hold_len - r->hold_pos;
-			if ((int64_t)k > target - r->upos)
-				k = (size_t)(target - r->upos);
-			r->hold_pos += k;
-			r->upos += (int64_t)k;
-			continue;
-		}
-		k = sizeof(scratch);
-		if ((int64_t)k > target - r->upos)
-			k = (size_t)(target - r->upos);
+		k = target - r->upos < (int64_t)sizeof(scratch) ?
+		    (size_t)(target - r->upos) : sizeof(scratch);
 		n = sfc_cookie_read(r, scratch, k);
-		if (n < 0 && r->truncated) {
-			/*
-			 * The file ends inside a unit: the stream ends
-			 * where decoding did, as a plain savefile cut
-			 * short ends where its bytes do.
-			 */
-			r->end_uoff = r->upos;
-			break;
-		}
-		if (n < 0)
+		if (n < 0 && !r->truncated)
 			return (-1);
-		if (n == 0) {
+		if (n <= 0) {
+			/* A file cut short ends where decoding did. */
 			r->end_uoff = r->upos;
 			break;
 		}
@@ -1209,73 +754,37 @@ sfc_skip_to(struct sfc_reader *r, int64_t target)
 	return (0);
 }
 
-/*
- * The last unit that starts at or before target and where a new
- * decoder may begin; the file's first unit if units do not stand
- * alone.
- */
+/* The last unit at or before target where a new decoder may begin. */
 static const struct sfc_unit_start *
 sfc_unit_before(const struct sfc_reader *r, int64_t target)
 {
-	size_t lo, hi, mid;
+	size_t n;
 
-	if (!r->ops->dec_units_independent)
-		return (&r->units[0]);
-	lo = 0;
-	hi = r->nunits;
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (r->units[mid].uoff <= target)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (&r->units[lo]);
+	n = r->ops->dec_units_independent ? sfc_units_upto(r, target, 0) : 1;
+	return (&r->units[n > 0 ? n - 1 : 0]);
 }
 
-/*
- * Whether a seek table agrees with what the stream has read: every unit
- * already met starts where the table says, and the length, if known,
- * is the table's.  A table that lies about a unit the stream has read is
- * not used; one that lies only about units not yet read is found out
- * when they are (sfc_check_unit()), unless a seek skips them.
- */
-static int
-sfc_table_agrees(const struct sfc_reader *r,
-    const struct sfc_unit_start *u, size_t n, int64_t end)
-{
-	size_t i, j;
-
-	if (r->end_uoff >= 0 && r->end_uoff != end)
-		return (0);
-	for (i = 0, j = 0; i < r->nunits; i++) {
-		while (j < n && u[j].coff < r->units[i].coff)
-			j++;
-		if (j == n || u[j].coff != r->units[i].coff ||
-		    u[j].uoff != r->units[i].uoff)
-			return (0);
-	}
-	return (1);
-}
-
-/*
- * A file that ends with a seek table tells where every unit starts and
- * how long the stream is, without decompressing anything.  Looked for
- * once, at the first seek that is not a mere ftell().
- */
+/* A seek table is used only if it agrees with what was read. */
 static void
 sfc_use_seek_table(struct sfc_reader *r)
 {
 	struct sfc_unit_start *u;
-	size_t n;
+	size_t n, i, j;
 	int64_t end;
+	int ok;
 
 	r->table_tried = 1;
 	if (!r->ops->seek_table || !r->ops->dec_units_independent ||
-	    sfc_seektable_read(r->in.raw, r->raw_base, &u, &n,
-	    &end) != 0)
+	    sfc_seektable_read(r->in.raw, r->raw_base, &u, &n, &end) != 0)
 		return;
-	if (!sfc_table_agrees(r, u, n, end)) {
+	ok = r->end_uoff < 0 || r->end_uoff == end;
+	for (i = 0, j = 0; ok && i < r->nunits; i++) {
+		while (j < n && u[j].coff < r->units[i].coff)
+			j++;
+		ok = j < n && u[j].coff == r->units[i].coff &&
+		    u[j].uoff == r->units[i].uoff;
+	}
+	if (!ok) {
 		free(u);
 		return;
 	}
@@ -1287,8 +796,8 @@ sfc_use_seek_table(struct sfc_reader *r)
 }
 
 /*
- * The stream's seek function, for fopencookie(); sets errno on failure.
- * funopen() reaches it through sfc_funopen_seek().
+ * A seek backwards decompresses forward from the unit that holds the
+ * target; a pipe fails with ESPIPE, as with a plain capture.
  */
 static int
 sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
@@ -1297,11 +806,7 @@ sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
 	int64_t from, target, base;
 	int invalid;
 
-	/*
-	 * Past a skipped damaged block, offsets are short by what it
-	 * held, which is not known: they are no longer those of the
-	 * uncompressed file, and the stream stops seeking, as a pipe.
-	 */
+	/* Past a skipped unit, offsets are short by what it held. */
 	if (!sfc_raw_seekable(r) || r->damaged != 0) {
 		errno = ESPIPE;
 		return (-1);
@@ -1314,52 +819,28 @@ sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
 	if (!r->table_tried)
 		sfc_use_seek_table(r);
 	from = r->upos;
-	switch (whence) {
-
-	case SEEK_SET:
+	if (whence == SEEK_SET)
 		base = 0;
-		break;
-
-	case SEEK_CUR:
+	else if (whence == SEEK_CUR)
 		base = from;
-		break;
-
-	case SEEK_END:
-		/* Learn the length by reading to the end, once. */
-		if (r->end_uoff < 0) {
-			if (r->err == 0 && !r->past_end) {
-				if (sfc_skip_to(r, INT64_MAX) != 0)
-					return (-1);
-			} else if (sfc_restart_at(r, sfc_unit_before(r,
-			    r->upos)) != 0 || sfc_skip_to(r, INT64_MAX) != 0)
-				return (-1);
-		}
+	else if (whence == SEEK_END) {
+		if (r->end_uoff < 0 && (((r->err != 0 || r->past_end) &&
+		    sfc_restart_at(r, sfc_unit_before(r, r->upos)) != 0) ||
+		    sfc_skip_to(r, INT64_MAX) != 0))
+			return (-1);
 		base = r->end_uoff;
-		break;
-
-	default:
+	} else {
 		errno = EINVAL;
 		return (-1);
 	}
-	/*
-	 * A target before the start, or past what an offset holds, fails
-	 * with EINVAL and leaves the position where it was, as a file's
-	 * would; the read to the end that SEEK_END needed is undone.
-	 */
-	invalid = 0;
-	if ((*offset > 0 && base > INT64_MAX - (int64_t)*offset) ||
-	    base + (int64_t)*offset < 0)
-		invalid = EINVAL;
-	target = invalid != 0 ? from : base + (int64_t)*offset;
-	if (invalid != 0 && r->upos == from) {
-		errno = invalid;
-		return (-1);
-	}
+	/* EINVAL leaves the position, undoing SEEK_END's read to the end. */
+	invalid = (*offset > 0 && base > INT64_MAX - (int64_t)*offset) ||
+	    base + (int64_t)*offset < 0;
+	target = invalid ? from : base + (int64_t)*offset;
+	if (invalid && r->upos == from)
+		goto done;
 	if (r->err == 0 && !r->past_end) {
-		/*
-		 * In the unit at hand (while its bytes are the ones being
-		 * handed out), or ahead: no new decoder.
-		 */
+		/* In the unit being handed out, or ahead: no new decoder. */
 		if (r->hold_uoff + (int64_t)r->hold_pos == r->upos &&
 		    target >= r->hold_uoff &&
 		    target <= r->hold_uoff + (int64_t)r->hold_len) {
@@ -1372,7 +853,6 @@ sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
 			goto forward;
 	}
 	if (r->end_uoff >= 0 && target >= r->end_uoff) {
-		/* Past the end: no need to decompress anything. */
 		r->upos = target;
 		r->past_end = 1;
 		goto done;
@@ -1388,69 +868,46 @@ forward:
 		r->past_end = 1;
 	}
 done:
-	if (invalid != 0) {
-		errno = invalid;
+	if (invalid) {
+		errno = EINVAL;
 		return (-1);
 	}
 	*offset = target;
 	return (0);
 }
 
-/*
- * Opening: the check_headers[] entry wraps the raw FILE in the stream,
- * and the pcap and pcapng readers read from that.
- */
-
-/* The size of the input buffer. */
-#define	SFC_READ_BUF		65536
-
-static void
-sfc_reader_free(struct sfc_reader *r)
+/* Until the stream is open, fp is our caller's to close. */
+static int
+sfc_cookie_rclose(void *cookie)
 {
+	struct sfc_reader *r = cookie;
+	int ret = 0;
+
+	if (r->owns_raw && r->in.raw != stdin)
+		ret = fclose(r->in.raw) == EOF ? -1 : 0;
 	if (r->dec != NULL)
 		r->ops->dec_free(r->dec);
 	free(r->hold);
 	free(r->in.buf);
 	free(r->units);
 	free(r);
-}
-
-static int
-sfc_cookie_rclose(void *cookie)
-{
-	struct sfc_reader *r = cookie;
-	int ret;
-
-	ret = 0;
-	if (r->owns_raw && r->in.raw != stdin)
-		ret = fclose(r->in.raw) == EOF ? -1 : 0;
-	sfc_reader_free(r);
 	return (ret);
 }
 
-/*
- * The pcap and pcapng readers turn any read error into "error reading
- * dump file: <strerror>"; put the decompressing stream's message, which
- * says what is wrong and at which offset, in its place.
- */
+/* The stream's message, not "error reading dump file: <strerror>". */
 static int
 sfc_next_packet(pcap_t *p, struct pcap_pkthdr *h, u_char **data)
 {
 	struct sfc_reader *r = p->rfile_cookie;
-	int status;
+	int status = (*r->next_packet_op)(p, h, data);
 
-	status = (*r->next_packet_op)(p, h, data);
 	if (status == -1 && r->err != 0)
 		snprintf(p->errbuf, PCAP_ERRBUF_SIZE, "%s", r->errmsg);
 	return (status);
 }
 
 #ifndef HAVE_FOPENCOOKIE
-/*
- * funopen()'s read and seek functions, where the C library has it
- * instead of fopencookie(): the same, with an int count and the offset
- * passed by value (fpos_t is an off_t there).
- */
+/* funopen() passes an int count, and the offset by value. */
 static int
 sfc_funopen_read(void *cookie, char *buf, int size)
 {
@@ -1462,11 +919,12 @@ sfc_funopen_seek(void *cookie, off_t offset, int whence)
 {
 	SFC_COOKIE_OFF_T o = offset;
 
-	if (sfc_cookie_seek(cookie, &o, whence) == -1)
-		return (-1);
-	return (o);
+	return (sfc_cookie_seek(cookie, &o, whence) == -1 ? -1 : o);
 }
 #endif
+
+#define	SFC_READ_BUF		65536	/* the size of the input buffer */
+#define	SFC_UNITS_FIRST		64
 
 static pcap_t *
 sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
@@ -1483,51 +941,33 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	uint8_t m[4];
 	size_t n;
 	off_t here;
-	pcap_t *p;
+	pcap_t *p = NULL;
 
 	*err = 1;
 	r = calloc(1, sizeof(*r));
-	if (r == NULL) {
+	if (r == NULL || (r->in.buf = malloc(SFC_READ_BUF)) == NULL ||
+	    (r->units = malloc(SFC_UNITS_FIRST * sizeof(*r->units))) == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "malloc");
-		return (NULL);
+		goto fail;
 	}
 	r->ops = c->dec;
 	r->name = c->name;
 	r->in.raw = fp;
 	r->in.size = SFC_READ_BUF;
-	r->in.buf = malloc(r->in.size);
-	if (r->in.buf == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
-		sfc_reader_free(r);
-		return (NULL);
-	}
 	/* Push back the magic: stdin and pipes cannot seek. */
 	memcpy(r->in.buf, magic, 4);
 	r->in.len = 4;
 	/* Where the stream starts in fp, for seeks; -1 if fp cannot tell. */
 	here = ftello(fp);
 	r->raw_base = here >= 4 ? (int64_t)here - 4 : -1;
-	/* The first unit starts the file; a reader can always go back. */
 	r->end_uoff = -1;
-	sfc_records_init(&r->records);
-	r->units_size = 64;
-	r->units = malloc(r->units_size * sizeof(*r->units));
-	if (r->units == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
-		sfc_reader_free(r);
-		return (NULL);
-	}
-	r->units[0].coff = 0;
-	r->units[0].uoff = 0;
+	r->records.aligned = 1;
+	r->units_size = SFC_UNITS_FIRST;
+	r->units[0].coff = r->units[0].uoff = 0;
 	r->nunits = 1;
-	r->dec = r->ops->dec_create(errbuf);
-	if (r->dec == NULL) {
-		sfc_reader_free(r);
-		return (NULL);
-	}
+	if ((r->dec = r->ops->dec_create(errbuf)) == NULL)
+		goto fail;
 #ifdef HAVE_FOPENCOOKIE
 	cfp = fopencookie(r, "r", fns);
 #else
@@ -1537,85 +977,74 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	if (cfp == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "cannot open the decompressing stream");
-		sfc_reader_free(r);
-		return (NULL);
-	}
-	/*
-	 * From here on, closing cfp frees r; until we succeed it must
-	 * leave fp alone, as our caller closes that on failure.
-	 */
-	r->fp = cfp;
-	n = fread(m, 1, sizeof(m), cfp);
-	if (n != sizeof(m)) {
-		if (r->err != 0)
-			snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", r->errmsg);
-		else
-			snprintf(errbuf, PCAP_ERRBUF_SIZE,
-			    "truncated dump file; the %s compressed data holds only %zu bytes",
-			    c->name, n);
 		goto fail;
 	}
-	p = pcap_check_header(m, cfp, precision, errbuf, err);
-	if (p == NULL && *err == 0)
-		p = pcap_ng_check_header(m, cfp, precision, errbuf, err);
+	/* From here on, closing cfp frees r. */
+	r->fp = cfp;
+	n = fread(m, 1, sizeof(m), cfp);
+	if (n == sizeof(m)) {
+		p = pcap_check_header(m, cfp, precision, errbuf, err);
+		if (p == NULL && *err == 0)
+			p = pcap_ng_check_header(m, cfp, precision, errbuf,
+			    err);
+	}
 	if (p == NULL) {
 		if (r->err != 0)
 			snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", r->errmsg);
+		else if (n != sizeof(m))
+			snprintf(errbuf, PCAP_ERRBUF_SIZE,
+			    "truncated dump file; the %s compressed data holds only %zu bytes",
+			    c->name, n);
 		else if (*err == 0)
 			snprintf(errbuf, PCAP_ERRBUF_SIZE,
 			    "%s compressed file does not contain a pcap or pcapng capture",
 			    c->name);
 		*err = 1;
-		goto fail;
+		(void)fclose(cfp);
+		return (NULL);
 	}
 	r->next_packet_op = p->next_packet_op;
 	p->next_packet_op = sfc_next_packet;
 	p->rfile_cookie = r;
 	r->owns_raw = 1;
-	/*
-	 * savefile.c keeps an rfile a check routine has set, and takes
-	 * selectable_fd from the raw file: a cookie has no descriptor.
-	 */
+	/* savefile.c takes selectable_fd from fp: cfp has no descriptor. */
 	p->rfile = cfp;
 	return (p);
-
 fail:
-	(void)fclose(cfp);
+	if (r != NULL)
+		(void)sfc_cookie_rclose(r);
 	return (NULL);
 }
+#endif /* SFC_COOKIE_OFF_T */
 
+/* What this build cannot read is refused by name, not as unknown. */
 pcap_t *
 pcapint_compressed_check_header(const uint8_t *magic, FILE *fp,
     u_int precision, char *errbuf, int *err)
 {
 	const struct pcapint_sfc_container *c;
+	u_int i, len;
 
 	*err = 0;
-	c = sfc_container_by_magic(magic);
-	if (c == NULL)
+	for (i = 0; i < SFC_NCONTAINERS; i++) {
+		c = &pcapint_sfc_containers[i];
+		len = c->magic_len < SFC_MAGIC_CHECK ? c->magic_len :
+		    SFC_MAGIC_CHECK;
+		if (len == 0 || memcmp(magic, c->magic, len) != 0)
+			continue;
+#ifdef SFC_COOKIE_OFF_T
+		if (c->dec != NULL)
+			return (sfc_open_reader(c, magic, fp, precision,
+			    errbuf, err));
+#else
+		(void)fp;
+		(void)precision;
+#endif
+		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+		    "the file is %s compressed, which this build of libpcap cannot read",
+		    c->name);
+		*err = 1;
 		return (NULL);
-	if (c->dec == NULL)
-		return (sfc_cannot_read(c, errbuf, err));
-	return (sfc_open_reader(c, magic, fp, precision, errbuf, err));
+	}
+	return (NULL);
 }
-
-#else /* SFC_COOKIE_OFF_T */
-
-/*
- * Without fopencookie() or funopen(), a reader cannot hand savefile.c
- * a decompressing FILE *.  Compressed files are still recognised, and
- * refused by name rather than as "unknown file format".
- */
-pcap_t *
-pcapint_compressed_check_header(const uint8_t *magic, FILE *fp _U_,
-    u_int precision _U_, char *errbuf, int *err)
-{
-	const struct pcapint_sfc_container *c;
-
-	*err = 0;
-	c = sfc_container_by_magic(magic);
-	if (c == NULL)
-		return (NULL);
-	return (sfc_cannot_read(c, errbuf, err));
-}
-#endif /* SFC_COOKIE_OFF_T */

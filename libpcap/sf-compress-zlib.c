@@ -27,11 +27,9 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * The gzip container of compressed savefiles (zlib): one gzip member
- * (RFC 1952) per block.  Reading takes any other .gz file as well:
- * "gzip capture.pcap" makes one large member, which is read too.  Each
- * member ends with the CRC-32 and the length of its data, which zlib
- * checks, so that a damaged block is refused instead of delivering
- * damaged records.
+ * (RFC 1952) per block, ending with the CRC-32 and length of its data,
+ * which zlib checks, so that a damaged block is refused.  Any other .gz
+ * file is read too, such as the one large member of "gzip x.pcap".
  */
 
 #include <config.h>
@@ -46,16 +44,11 @@
 #include "sf-compress.h"
 
 /*
- * Input per read: gzip does not say where a member ends, so a reader at
- * the end of a pipe may wait for up to this much of the next member.
+ * gzip does not say where a member ends, so a reader at the end of a
+ * pipe may wait for up to this much of the next member.
  */
 #define	GZ_READ		4096
 
-/*
- * Reading: zlib parses each member's header and checks its trailer
- * (window bits 16 + 15: gzip only); pcapint_sfc_stream_read() drives
- * it and starts it over at the next member.
- */
 struct gz_dec {
 	struct pcapint_sfc_stream s;	/* first: the shared read loop's */
 	z_stream zs;
@@ -107,12 +100,12 @@ gz_dec_create(char *errbuf)
 {
 	struct gz_dec *g;
 
-	g = calloc(1, sizeof(*g));
-	if (g == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
+	if ((g = calloc(1, sizeof(*g))) == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
+		    "malloc");
 		return (NULL);
 	}
+	/* Window bits 16 + 15: gzip only, header and trailer checked. */
 	if (inflateInit2(&g->zs, 16 + MAX_WBITS) != Z_OK) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "inflateInit2 failed");
 		free(g);
@@ -140,14 +133,7 @@ const struct pcapint_sfc_decoder pcapint_sfc_gzip_decoder = {
 	"\x1f\x8b\x08"		/* ID1, ID2, CM = deflate */
 };
 
-/*
- * Writing.  gzip readers, zcat included, read a concatenation of
- * members as one stream.
- *
- * Each member ends with the CRC-32 and the length of its data, so that
- * the reader can refuse a damaged block instead of delivering damaged
- * records.
- */
+/* Writing: gzip readers, zcat included, read our members as one stream. */
 
 #define	GZ_HDR_LEN	10	/* magic, method, flags, mtime, XFL, OS */
 #define	GZ_TRL_LEN	8	/* CRC-32, length modulo 2^32 */
@@ -155,11 +141,7 @@ const struct pcapint_sfc_decoder pcapint_sfc_gzip_decoder = {
 #define	GZ_XFL_BEST	2	/* XFL: level 9 */
 #define	GZ_XFL_FAST	4	/* XFL: level 1 */
 
-/*
- * Stored deflate blocks (RFC 1951 3.2.4) hold at most 65535 bytes
- * behind a 5-byte header: the 3 header bits (BFINAL, BTYPE 00) padded
- * to a byte, LEN and its one's complement NLEN.
- */
+/* Stored deflate blocks (RFC 1951 3.2.4): a header byte, LEN, NLEN. */
 #define	GZ_STORED_MAX	65535
 #define	GZ_STORED_HDR	5
 
@@ -172,19 +154,16 @@ static void *
 gz_enc_create(int level, size_t block_size _U_, char *errbuf)
 {
 	struct gz_enc *g;
-	int ret;
 
-	g = calloc(1, sizeof(*g));
-	if (g == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
+	if ((g = calloc(1, sizeof(*g))) == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
+		    "malloc");
 		return (NULL);
 	}
 	g->level = level;
 	/* Raw deflate: we write the gzip header and trailer ourselves. */
-	ret = deflateInit2(&g->zs, level, Z_DEFLATED, -MAX_WBITS, 8,
-	    Z_DEFAULT_STRATEGY);
-	if (ret != Z_OK) {
+	if (deflateInit2(&g->zs, level, Z_DEFLATED, -MAX_WBITS, 8,
+	    Z_DEFAULT_STRATEGY) != Z_OK) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "deflateInit2 failed: %s",
 		    g->zs.msg != NULL ? g->zs.msg : "unknown error");
 		free(g);
@@ -194,8 +173,8 @@ gz_enc_create(int level, size_t block_size _U_, char *errbuf)
 }
 
 /*
- * Between members: deflateParams() right after deflateReset() only sets
- * the parameters, with nothing to compress at the old level.
+ * Between members, deflateParams() right after deflateReset() has
+ * nothing to compress at the old level.
  */
 static int
 gz_enc_level(void *state, int level, char *errbuf)
@@ -227,9 +206,8 @@ gz_enc_free(void *state)
 static size_t
 gz_stored_len(size_t len)
 {
-	size_t nblk;
+	size_t nblk = len == 0 ? 1 : (len + GZ_STORED_MAX - 1) / GZ_STORED_MAX;
 
-	nblk = len == 0 ? 1 : (len + GZ_STORED_MAX - 1) / GZ_STORED_MAX;
 	return (len + GZ_STORED_HDR * nblk);
 }
 
@@ -269,23 +247,18 @@ gz_enc_block(void *state, const u_char *in, size_t len, u_char *out,
     char *errbuf)
 {
 	struct gz_enc *g = state;
-	size_t body, slen;
-	uLong crc;
-	int ret;
+	size_t body = 0;
 
 	/*
-	 * Member header: no file name and no mtime, so that the same
-	 * records always make the same file; XFL as gzip(1) sets it.
+	 * No file name and no mtime, so that the same records make the
+	 * same file; XFL as gzip(1) sets it.
 	 */
 	*res = out;
 	memcpy(out, SFC_MAGIC(SFC_GZIP), 3);	/* with method 8, deflate */
-	out[3] = 0;				/* flags */
-	memset(out + 4, 0, 4);			/* mtime */
+	memset(out + 3, 0, 5);			/* flags, mtime */
 	out[8] = g->level == 9 ? GZ_XFL_BEST :
 	    (g->level == 1 ? GZ_XFL_FAST : 0);
 	out[9] = GZ_OS_UNIX;
-	slen = gz_stored_len(len);
-	body = 0;
 	*stored = 1;
 	if (try_codec) {
 		if (deflateReset(&g->zs) != Z_OK) {
@@ -297,22 +270,18 @@ gz_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 		g->zs.avail_in = (uInt)len;
 		g->zs.next_out = out + GZ_HDR_LEN;
 		g->zs.avail_out = (uInt)(outsize - GZ_HDR_LEN - GZ_TRL_LEN);
-		ret = deflate(&g->zs, Z_FINISH);
-		if (ret != Z_STREAM_END) {
+		if (deflate(&g->zs, Z_FINISH) != Z_STREAM_END) {
 			snprintf(errbuf, PCAP_ERRBUF_SIZE, "deflate failed: %s",
 			    g->zs.msg != NULL ? g->zs.msg : "output too large");
 			return (-1);
 		}
 		body = g->zs.total_out;
-		/* Deflate output larger than stored blocks: store instead. */
-		if (body < slen)
-			*stored = 0;
+		*stored = body >= gz_stored_len(len);	/* then store it */
 	}
 	if (*stored)
 		body = gz_store(in, len, out + GZ_HDR_LEN);
-	crc = crc32(0L, Z_NULL, 0);
-	crc = crc32(crc, in, (uInt)len);
-	pcapint_sfc_put_le32(out + GZ_HDR_LEN + body, (uint32_t)crc);
+	pcapint_sfc_put_le32(out + GZ_HDR_LEN + body,
+	    (uint32_t)crc32(crc32(0L, Z_NULL, 0), in, (uInt)len));
 	pcapint_sfc_put_le32(out + GZ_HDR_LEN + body + 4, (uint32_t)len);
 	return ((ptrdiff_t)(GZ_HDR_LEN + body + GZ_TRL_LEN));
 }

@@ -27,10 +27,9 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * The zstd container of compressed savefiles: one zstd frame (RFC 8878)
- * per block.  Reading takes any other .zst file as well, whose frames,
- * one or many, libzstd reads as one stream, as zstd(1) does.  Frames
- * that carry a content checksum (XXH64) are checked, so that a damaged
- * block is refused instead of delivering damaged records.
+ * per block, with a content checksum (XXH64) that is checked, so that a
+ * damaged block is refused.  Any other .zst file is read too, its frames
+ * as one stream, as zstd(1) does.
  */
 
 #include <config.h>
@@ -50,10 +49,6 @@
  */
 #define	ZS_FIRST_READ	5
 
-/*
- * Reading: libzstd's streaming decoder, which checks each frame's
- * checksum at its end, driven by pcapint_sfc_stream_read().
- */
 struct zs_dec {
 	struct pcapint_sfc_stream s;	/* first: the shared read loop's */
 	ZSTD_DStream *ds;
@@ -64,16 +59,10 @@ zs_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
     size_t *dstlen, size_t *hint, char *errbuf)
 {
 	struct zs_dec *d = state;
-	ZSTD_inBuffer ib;
-	ZSTD_outBuffer ob;
+	ZSTD_inBuffer ib = { src, *srclen, 0 };
+	ZSTD_outBuffer ob = { dst, *dstlen, 0 };
 	size_t r;
 
-	ib.src = src;
-	ib.size = *srclen;
-	ib.pos = 0;
-	ob.dst = dst;
-	ob.size = *dstlen;
-	ob.pos = 0;
 	r = ZSTD_decompressStream(d->ds, &ob, &ib);
 	*srclen = ib.pos;
 	*dstlen = ob.pos;
@@ -91,14 +80,12 @@ zs_dec_create(char *errbuf)
 {
 	struct zs_dec *d;
 
-	d = calloc(1, sizeof(*d));
-	if (d == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
+	if ((d = calloc(1, sizeof(*d))) == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
+		    "malloc");
 		return (NULL);
 	}
-	d->ds = ZSTD_createDStream();
-	if (d->ds == NULL) {
+	if ((d->ds = ZSTD_createDStream()) == NULL) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "ZSTD_createDStream failed");
 		free(d);
 		return (NULL);
@@ -124,22 +111,14 @@ const struct pcapint_sfc_decoder pcapint_sfc_zstd_decoder = {
 };
 
 /*
- * Writing.  zstd(1) and libzstd read concatenated frames as one stream,
- * so the file is an ordinary .zst file, and since each frame stands
- * alone a file cut between two frames is still a valid one.
+ * Writing.  zstd(1) reads concatenated frames as one stream, and as each
+ * stands alone, a file cut between two frames is still a valid one.
  *
- * Every frame carries a content checksum (XXH64), so that the reader
- * can refuse a damaged block instead of delivering damaged records.
- */
-
-/*
- * A block that is not worth compressing is written as a frame we make
- * by hand, without asking libzstd to look at it: the magic, a frame
- * header descriptor with no content size, checksum or dictionary, a
- * window descriptor of 128 KiB (exponent 7 above the 1 KiB minimum),
- * then "raw" blocks of at most 128 KiB, the largest the format allows,
- * each behind a 3-byte little-endian header (size << 3, block type 0
- * "raw" in bits 1-2, and bit 0 set on the last block).
+ * A block not worth compressing is a frame made by hand, without
+ * libzstd looking at it: the magic, a frame header descriptor without
+ * content size, checksum or dictionary, a window descriptor of 128 KiB
+ * (2^(10 + 7)), then "raw" blocks of at most 128 KiB, each behind a
+ * 3-byte little-endian header (size << 3, type 0, bit 0 on the last).
  */
 #define	ZS_RAW_MAX	(128 * 1024)
 #define	ZS_FHD_NONE	0x00
@@ -148,10 +127,9 @@ const struct pcapint_sfc_decoder pcapint_sfc_zstd_decoder = {
 #define	ZS_FRAME_HDR_LEN	6	/* magic, FHD, window descriptor */
 
 /*
- * Levels as zstd(1) has them: 1 to 19, and -1 to -100 for its --fast=1
- * to --fast=100; 0 is libzstd's default level, 3.  The default is -5,
- * the fastest setting that stores HTTP traffic in less than a quarter of
- * its size; faster settings are no quicker and write more.
+ * Levels as zstd(1) has them, -100 (--fast=100) to 19; 0 is libzstd's
+ * default, 3.  The default, -5, is the fastest that still compresses
+ * well: faster settings write more and are no quicker.
  */
 #define	ZS_MIN_LEVEL		(-100)
 #define	ZS_MAX_LEVEL		19
@@ -165,12 +143,9 @@ struct zs_enc {
 #define	ZS_NO_LEVEL	INT_MIN
 
 /*
- * libzstd's own parameters for the level and the block's size, as
- * zstd(1) uses them for a file of that size.  Below level 0, a 4096-
- * entry hash table and 7-byte minimum matches are a little faster on
- * generated HTTP frames, but write markedly more of real traffic in
- * large blocks: a table that small forgets a match long before the end
- * of the block.
+ * libzstd picks its parameters for the level and the block's size, as
+ * zstd(1) does for a file of that size; smaller hash tables than its own
+ * forget matches in large blocks.
  */
 static int
 zs_enc_level(void *state, int level, char *errbuf)
@@ -194,33 +169,28 @@ zs_enc_create(int level, size_t block_size _U_, char *errbuf)
 {
 	struct zs_enc *e;
 
-	e = calloc(1, sizeof(*e));
-	if (e == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
-		return (NULL);
-	}
-	e->cctx = ZSTD_createCCtx();
-	if (e->cctx == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "ZSTD_createCCtx failed");
-		free(e);
+	if ((e = calloc(1, sizeof(*e))) == NULL) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
+		    "malloc");
 		return (NULL);
 	}
 	e->level = ZS_NO_LEVEL;
+	if ((e->cctx = ZSTD_createCCtx()) == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "ZSTD_createCCtx failed");
+		goto fail;
+	}
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(e->cctx,
 	    ZSTD_c_checksumFlag, 1))) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "can't turn zstd frame checksums on");
-		ZSTD_freeCCtx(e->cctx);
-		free(e);
-		return (NULL);
+		goto fail;
 	}
-	if (zs_enc_level(e, level, errbuf) == -1) {
-		ZSTD_freeCCtx(e->cctx);
-		free(e);
-		return (NULL);
-	}
-	return (e);
+	if (zs_enc_level(e, level, errbuf) == 0)
+		return (e);
+fail:
+	ZSTD_freeCCtx(e->cctx);		/* NULL is fine */
+	free(e);
+	return (NULL);
 }
 
 static void
@@ -232,20 +202,14 @@ zs_enc_free(void *state)
 	free(e);
 }
 
-/* Length of a stored frame of len bytes: header, then raw blocks. */
-static size_t
-zs_stored_len(size_t len)
-{
-	size_t nblk;
-
-	nblk = len == 0 ? 1 : (len + ZS_RAW_MAX - 1) / ZS_RAW_MAX;
-	return (ZS_FRAME_HDR_LEN + ZS_RAW_HDR_LEN * nblk + len);
-}
-
 static size_t
 zs_enc_bound(void *state _U_, size_t len)
 {
-	return (SFC_MAX_SIZE(ZSTD_compressBound(len), zs_stored_len(len)));
+	size_t nblk = len == 0 ? 1 : (len + ZS_RAW_MAX - 1) / ZS_RAW_MAX;
+
+	/* Compressed, or a stored frame: its header, then raw blocks. */
+	return (SFC_MAX_SIZE(ZSTD_compressBound(len),
+	    ZS_FRAME_HDR_LEN + ZS_RAW_HDR_LEN * nblk + len));
 }
 
 static ptrdiff_t
@@ -265,10 +229,7 @@ zs_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 			    ZSTD_getErrorName(r));
 			return (-1);
 		}
-		/*
-		 * libzstd stores blocks that do not shrink by itself;
-		 * count the frame as stored when it saved nothing.
-		 */
+		/* libzstd stores a block that does not shrink by itself. */
 		*stored = r >= len;
 		return ((ptrdiff_t)r);
 	}
