@@ -59,6 +59,14 @@
  * WRITER_IDLE_MS, so nothing waits long.  Flush and stop requests do
  * take the mutex and wait, as they must.
  *
+ * While the writer keeps up, the producer writes into the first
+ * WRITER_HOT_BYTES of the ring again and again (writer_rewind()): a
+ * record copied into memory that was touched a moment ago costs a
+ * fraction of one copied into memory that is not in the cache, or not
+ * even mapped yet, which is what walking through the whole ring on
+ * every lap would give.  The rest of the ring is touched only when a
+ * backlog needs it.
+ *
  * Reading a savefile is the exception: there is no kernel ring to
  * overflow, the capture thread can wait, and a dropped record would be
  * a real loss in what is meant to be a copy.  In blocking mode
@@ -280,6 +288,14 @@ pcapint_writer_check_nice(int nice_incr, char *errbuf)
 #endif
 
 /*
+ * The part of the ring the producer keeps to while the writer keeps up
+ * (writer_rewind()); a ring of less than four times this is used whole.
+ */
+#ifndef WRITER_HOT_BYTES
+#define	WRITER_HOT_BYTES	(1024 * 1024)
+#endif
+
+/*
  * A flush or stop gives the savefile up when the writer consumes nothing
  * for this long: its write() is blocked, into a pipe whose reader has
  * stopped reading or a disk that has stopped taking data, and waiting
@@ -307,6 +323,7 @@ struct pcapint_writer {
 	unsigned char	*ring;
 	size_t		size;		/* a power of two */
 	size_t		wake_bytes;
+	size_t		hot_bytes;	/* 0: no rewinding */
 	const struct pcapint_writer_ops *ops;
 	void		*ctx;
 
@@ -316,6 +333,7 @@ struct pcapint_writer {
 	uint64_t	tail_seen;	/* producer's last view of tail */
 	uint64_t	records_in;
 	uint64_t	bytes_in;
+	uint64_t	rewinds;
 	uint64_t	dropped_full;
 	uint64_t	dropped_error;
 	size_t		high_water_seen; /* the producer's measure of it */
@@ -482,6 +500,43 @@ writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
 	return (err != 0 ? -1 : 0);
 }
 
+/*
+ * Start the next lap of the ring with what the writer has still to
+ * take, so that the producer goes on writing at the start of the ring,
+ * in memory it wrote a moment ago, instead of walking on into memory
+ * that is cold.  Only a sleeping writer is moved: it is in its
+ * condition wait, which it leaves only with the mutex held here, and
+ * reads "tail" again after it.  What it has still to take, less than
+ * wake_bytes (it would have been woken for more), is copied to the
+ * start; the count of bytes waiting does not change, so no record that
+ * would have fitted is dropped, and the high-water mark stays exact.
+ * Returns the new head.
+ */
+static uint64_t
+writer_rewind(struct pcapint_writer *w, uint64_t head)
+{
+	uint64_t tail, start;
+	size_t waiting;
+
+	pthread_mutex_lock(&w->lock);
+	if (__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED)) {
+		tail = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
+		waiting = ring_used(head, tail);
+		if (waiting < w->wake_bytes) {
+			start = (head | (uint64_t)(w->size - 1)) + 1;
+			memmove(w->ring, w->ring + (tail & (w->size - 1)),
+			    waiting);
+			__atomic_store_n(&w->tail, start, __ATOMIC_RELEASE);
+			head = start + waiting;
+			__atomic_store_n(&w->head, head, __ATOMIC_RELEASE);
+			w->tail_seen = start;
+			w->rewinds++;
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+	return (head);
+}
+
 int
 pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
     const void *b, size_t blen)
@@ -493,6 +548,10 @@ pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
 		w->dropped_error++;
 		return (-1);
 	}
+	if ((size_t)(head & (w->size - 1)) >= w->hot_bytes &&
+	    w->hot_bytes != 0 &&
+	    __atomic_load_n(&w->sleeping, __ATOMIC_RELAXED))
+		head = writer_rewind(w, head);
 	if (len > w->size - ring_used(head, w->tail_seen)) {
 		/* Only now look at what the writer has freed. */
 		w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
@@ -819,6 +878,7 @@ pcapint_writer_start(const struct pcapint_writer_params *params,
 	w->size = size;
 	w->wake_bytes = size / 4 < WRITER_WAKE_BYTES ?
 	    size / 4 : WRITER_WAKE_BYTES;
+	w->hot_bytes = size / 4 < WRITER_HOT_BYTES ? 0 : WRITER_HOT_BYTES;
 	w->ops = ops;
 	w->ctx = ctx;
 	w->nice_incr = params->nice_incr;
