@@ -26,65 +26,37 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * A writer thread for savefiles.
+ * A writer thread for savefiles, after Satten's Gulp ("Lossless Gigabit
+ * Remote Packet Capture With Linux", 2008): a write() can block for as
+ * long as the disk takes, even where poll() said it would not, and a
+ * capturing thread blocked there lets the kernel's ring overflow.  The
+ * capturing thread only copies each record into a ring; a thread of its
+ * own compresses and writes.
  *
- * Why a thread at all: a write() to a file can block even when select()
- * or poll() says it won't -- the page cache fills up and the kernel makes
- * the writer wait for the disk -- and while the capturing thread waits in
- * write(), nobody reads the capture ring, which fills up, and the kernel
- * drops packets.  Satten's Gulp ("Lossless Gigabit Remote Packet Capture
- * With Linux", 2008) showed that decoupling the two, a reader thread that
- * only copies packets into a big buffer and a writer thread that empties
- * it, pinned to different CPUs, makes lossless capture to disk routine.
- * Compression makes the case stronger: it is CPU work that should not
- * happen on the thread that has to keep up with the link.
- *
- * The buffer is a single-producer/single-consumer byte ring.  The
- * producer (the thread calling pcap_dump()) owns "head", the consumer
- * (the writer thread) owns "tail"; each publishes its index with a
- * release store and reads the other's with an acquire load, so the
- * bytes a store makes visible are complete when the other side sees the
- * index move.  Gulp used plain volatile ints for this, which is a data
- * race in C11 terms; the __atomic builtins (GCC and clang, usable from
- * C99) say what is meant and keep ThreadSanitizer quiet.  The indices are
- * 64-bit byte counts that never wrap in practice; the ring position is
- * the count modulo the (power of two) ring size.
+ * The ring is single-producer, single-consumer: the producer (the
+ * thread calling pcap_dump()) owns "head", the writer owns "tail", both
+ * 64-bit byte counts whose ring position is the count modulo the
+ * power-of-two size.  Each side publishes its index with a release
+ * store and reads the other's with an acquire load, so the bytes are
+ * complete when the index moves.
  *
  * The producer never blocks and, in steady state, makes no system call:
- * a record that does not fit is dropped and counted, never waited for --
- * waiting would stall the capture, which is the thing we are avoiding.
- * It takes the mutex only to wake a writer that went to sleep on an
- * empty ring, and only once enough bytes are waiting to be worth a
- * wake-up; a sleeping writer also wakes up by itself every
- * WRITER_IDLE_MS, so nothing waits long.  Flush and stop requests do
- * take the mutex and wait, as they must.
+ * a record that does not fit is dropped and counted, since waiting would
+ * stall the capture.  It takes the mutex only to wake a writer asleep on
+ * a nearly empty ring, once WRITER_WAKE_BYTES are waiting; the writer
+ * also wakes by itself every WRITER_IDLE_MS.  While the writer keeps up,
+ * the producer keeps to the first WRITER_HOT_BYTES of the ring
+ * (writer_rewind()), memory still in the cache, instead of walking the
+ * whole ring into memory that is not (or is not even mapped yet); the
+ * rest is touched only as far as a backlog reaches.  Reading a savefile
+ * is the exception: nothing overflows, and a dropped record would be a
+ * loss in a copy, so in blocking mode a producer waits for room.
  *
- * Reading a savefile is the exception: there is no kernel ring to
- * overflow, the capture thread can wait, and a dropped record would be
- * a real loss in what is meant to be a copy.  In blocking mode
- * (params.blocking) a producer that finds the ring full waits on the
- * "room" condition until the writer frees some, with the same kind of
- * handshake as the writer's sleep, the other way round.
- *
- * The thread lowers its priority before it runs anything else, and the
- * start waits for the outcome, so that a failure fails the open instead
- * of leaving the thread at full priority unnoticed.
- *
- * The writer thread blocks every signal, so that signals meant for the
- * application (SIGINT, SIGALRM, ...) are delivered to the application's
- * threads, and retries nothing itself: the consume() callback does the
- * writing and reports an errno value, which becomes sticky.
- *
- * The file's sections: where the writer thread runs and how nicely (its
- * CPU, its priority, its name); then the ring's state, which both sides
- * share; the clock of the timed waits; the producer's side, putting
- * records into the ring; the writer thread; and starting, flushing and
- * stopping it.  The file is built with pthreads; all but the first
- * section need a dumper as well, without which sf-compress-write.c
- * stands in for pcapint_writer_write_cancellable().  The ring knows
- * nothing of savefiles: the dumper (sf-compress-write.c) gives it the
- * callbacks that compress and write, and closes dumpers in the
- * background itself.
+ * The writer blocks every signal, so that they reach the application's
+ * threads, lowers its priority before anything else (a failure fails
+ * the open), and retries nothing: consume() writes and reports an errno
+ * value, which becomes sticky.  The ring knows nothing of savefiles;
+ * sf-compress-write.c gives it the callbacks.
  */
 
 #include <config.h>
@@ -108,31 +80,18 @@
 #include "sf-compress.h"
 
 /*
- * Where the writer thread runs and how nicely: pinned to a CPU, at a
- * lower priority, under a name of its own.
- *
- * The writer thread can lower its own priority, so that when it shares
- * a CPU with the capture thread the scheduler favours the capture: the
- * capture has a kernel ring that overflows, the writer only a deeper
- * backlog in our ring.  On Linux the nice value is per thread, set with
- * setpriority() on the thread's id, and inherited by the threads it
- * creates; elsewhere it is the process's, and refused.
- *
- * The writer thread names itself "pcap-writer" where threads can be
- * named (on Linux, for top -H, ps -L and /proc/PID/task/TID/comm), so
- * that a user can tell it and the dumper's compression helpers
- * ("pcap-compress") from the capturing thread.
- *
- * The writer options (sf-compress-write.c) check the CPU and the
- * priority when they are set, so this section is built whenever
- * pthreads are, dumper or not.
+ * Where the writer thread runs and how nicely.  It may lower its own
+ * priority, so that on a shared CPU the scheduler favours the capture,
+ * whose kernel ring overflows, over the writer, whose backlog only
+ * grows; the nice value is per thread on Linux only.  These checks are
+ * built whenever pthreads are, dumper or not: the options use them.
  */
 
 void
 pcapint_writer_set_name(const char *name)
 {
 #if defined(HAVE_PTHREAD_SETNAME_NP) && defined(__linux__)
-	/* Linux's is the two-argument one; at most 15 characters. */
+	/* For top -H and ps -L; Linux's takes two arguments. */
 	(void)pthread_setname_np(pthread_self(), name);
 #else
 	(void)name;
@@ -147,10 +106,8 @@ writer_probe_main(void *arg _U_)
 }
 
 /*
- * Start a thread pinned to cpu, and let it end: the kernel is the judge
- * of which CPUs a thread of this process may run on.  The calling
- * thread's own mask is not: a capture started with "taskset -c 1" may
- * ask for its writer on CPU 0, which the process's cpuset allows.
+ * Start a thread pinned to cpu and let it end: the kernel, not the
+ * calling thread's own mask, judges where this process may run.
  * Returns 0 or an errno value.
  */
 static int
@@ -185,12 +142,7 @@ pcapint_writer_check_cpu(int cpu, char *errbuf)
 #ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
 	int err;
 
-	/*
-	 * Say which CPU is wrong, and say it when the option is set:
-	 * otherwise the error would only come when the first file is
-	 * opened.  EINVAL is the kernel's answer for a CPU that does not
-	 * exist or that the process's cpuset leaves out.
-	 */
+	/* EINVAL: no such CPU, or not in the process's cpuset. */
 	if (cpu < 0 || cpu >= CPU_SETSIZE)
 		err = EINVAL;
 	else
@@ -218,10 +170,6 @@ pcapint_writer_check_cpu(int cpu, char *errbuf)
 int
 pcapint_writer_check_nice(int nice_incr, char *errbuf)
 {
-	/*
-	 * Only ever lower: raising the writer above the capture thread
-	 * is the opposite of the point, and needs privileges besides.
-	 */
 	if (nice_incr < 0 || nice_incr > 19) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "writer thread priority decrease %d is out of range (0 to 19)",
@@ -238,75 +186,55 @@ pcapint_writer_check_nice(int nice_incr, char *errbuf)
 	return (0);
 }
 
-/*
- * The rest is the writer thread itself, which exists only for a dumper
- * to feed it: SFC_COOKIE_OFF_T says that configure found the
- * fopencookie() or funopen() a dumper needs, and HAVE_PTHREADS, under
- * which this file is built, that it found the __atomic builtins as
- * well.
- */
+/* The rest needs a dumper to feed it (see sf-compress.h). */
 #ifdef SFC_COOKIE_OFF_T
 
-/*
- * How long an idle writer sleeps before it looks at the ring again by
- * itself.  It bounds how long a few packets can wait in the ring when
- * the producer chose not to wake the writer for them.
- */
+/* How long a record may wait in the ring of a quiet link. */
 #ifndef WRITER_IDLE_MS
 #define	WRITER_IDLE_MS		50
 #endif
 
-/*
- * The producer wakes a sleeping writer only when this many bytes are
- * waiting (or the ring is a quarter full, if that is less): one wake-up,
- * a system call on the capture thread, per this many bytes rather than
- * per packet.
- */
+/* The producer wakes the writer per this many bytes, not per record. */
 #ifndef WRITER_WAKE_BYTES
 #define	WRITER_WAKE_BYTES	(64 * 1024)
 #endif
 
 /*
- * The most the writer hands to consume() at once.  The space it takes
- * is given back to the producer only when consume() returns, which,
- * behind a slow disk, is when the writes in it are done: handing over
- * everything waiting (up to the whole ring) would keep the ring looking
- * full for as long, and records would be dropped with most of it
- * already written.  256 KiB chunks, a quarter of a compression block
- * by default, keep the ring usable to its last megabytes.
+ * The most the writer hands to consume() at once: the space comes back
+ * to the producer only when consume() returns, which behind a slow disk
+ * is after its writes, so smaller chunks keep the ring usable to its end.
  */
 #ifndef WRITER_CHUNK
 #define	WRITER_CHUNK		(256 * 1024)
 #endif
 
 /*
- * A flush or stop gives the savefile up when the writer consumes nothing
- * for this long: its write() is blocked, into a pipe whose reader has
- * stopped reading or a disk that has stopped taking data, and waiting
- * on would hang the caller (tcpdump after ^C) for as long.  Behind a
- * slow disk that still takes data the writer consumes a chunk every few
- * milliseconds, and one that completes a block waits for its write(),
- * a fraction of a second for a block, so 10 seconds is no slow disk's
- * pace.  The savefile then has the sticky error ETIMEDOUT, its
- * waiting records are counted as lost, and the stop cancels the blocked
- * write().
+ * The part of the ring the producer keeps to while the writer keeps up
+ * (writer_rewind()); a ring of less than four times this is used whole.
+ */
+#ifndef WRITER_HOT_BYTES
+#define	WRITER_HOT_BYTES	(1024 * 1024)
+#endif
+
+/*
+ * A flush or stop gives the savefile up (ETIMEDOUT, the waiting records
+ * lost, the blocked write() cancelled) when the writer consumes nothing
+ * for this long: a slow disk still takes a block in well under a
+ * second, so this is a pipe or disk that stopped, and waiting on would
+ * hang the caller as long.
  */
 #ifndef WRITER_STALL_MS
 #define	WRITER_STALL_MS		10000
 #endif
 
-/*
- * The ring and the state that its two sides share, the producer and the
- * writer thread.
- */
-
-/* Keep the two sides' indices on cache lines of their own. */
+/* The two sides' indices each on a cache line of their own. */
 #define	CACHE_LINE		64
 
 struct pcapint_writer {
 	unsigned char	*ring;
 	size_t		size;		/* a power of two */
 	size_t		wake_bytes;
+	size_t		hot_bytes;	/* 0: no rewinding */
 	const struct pcapint_writer_ops *ops;
 	void		*ctx;
 
@@ -316,6 +244,7 @@ struct pcapint_writer {
 	uint64_t	tail_seen;	/* producer's last view of tail */
 	uint64_t	records_in;
 	uint64_t	bytes_in;
+	uint64_t	rewinds;
 	uint64_t	dropped_full;
 	uint64_t	dropped_error;
 	size_t		high_water_seen; /* the producer's measure of it */
@@ -355,23 +284,13 @@ ring_used(uint64_t head, uint64_t tail)
 }
 
 /*
- * The clock of the writer thread's timed waits.
- *
- * pthread_cond_timedwait() takes an absolute deadline, on
- * CLOCK_REALTIME unless the condition variable was made for another
- * clock.  When the system time is stepped back, a wait on
- * CLOCK_REALTIME lasts for the step as well: an idle writer would
- * leave records in its ring that long, and a flush would notice a
- * stalled writer only that much later.  Where
- * pthread_condattr_setclock() exists, the waits use CLOCK_MONOTONIC,
- * which is never stepped.
+ * The clock of the timed waits: CLOCK_MONOTONIC where a condition
+ * variable can be given one, so that stepping the system time back
+ * does not stretch an idle writer's sleep or a flush's stall check.
  */
 
 #if defined(HAVE_PTHREAD_CONDATTR_SETCLOCK) && defined(CLOCK_MONOTONIC)
-/*
- * All of conds[] on CLOCK_MONOTONIC, or none: 0 if so; -1 leaves them
- * uninitialized.
- */
+/* All of conds[] on CLOCK_MONOTONIC (0), or none initialized (-1). */
 static int
 conds_init_monotonic(pthread_cond_t *const conds[], size_t n)
 {
@@ -394,10 +313,7 @@ conds_init_monotonic(pthread_cond_t *const conds[], size_t n)
 }
 #endif
 
-/*
- * Initialize the n condition variables conds[] for timed waits, and
- * return the clock on which their deadlines are measured.
- */
+/* Returns the clock of the deadlines of conds[]. */
 static clockid_t
 writer_conds_init(pthread_cond_t *const conds[], size_t n)
 {
@@ -412,10 +328,6 @@ writer_conds_init(pthread_cond_t *const conds[], size_t n)
 	return (CLOCK_REALTIME);
 }
 
-/*
- * The time "ms" milliseconds from now on "clock", as
- * pthread_cond_timedwait() wants it.
- */
 static void
 writer_deadline(clockid_t clock, struct timespec *deadline, long ms)
 {
@@ -428,10 +340,7 @@ writer_deadline(clockid_t clock, struct timespec *deadline, long ms)
 	}
 }
 
-/*
- * The producer's side, which puts records into the ring
- * (pcapint_writer_put() and _put2()).
- */
+/* The producer's side. */
 
 static void
 ring_copy(struct pcapint_writer *w, uint64_t pos, const void *src, size_t len)
@@ -449,11 +358,8 @@ ring_copy(struct pcapint_writer *w, uint64_t pos, const void *src, size_t len)
 }
 
 /*
- * Blocking mode: wait until len bytes fit after head, or the writer has
- * a sticky error (it then discards what is in the ring, so the wait
- * ends either way).  Returns 0 when they fit, -1 on the error.  The
- * timed wait only bounds the cost of a missed wake-up, which the
- * handshake in writer_wake_producer() rules out.
+ * Blocking mode: wait until len bytes fit after head (0), or for the
+ * sticky error (-1), after which the writer discards what it is given.
  */
 static int
 writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
@@ -482,6 +388,40 @@ writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
 	return (err != 0 ? -1 : 0);
 }
 
+/*
+ * Start the ring's next lap with what the writer has still to take, so
+ * that the producer writes on in memory it wrote a moment ago.  Only a
+ * sleeping writer is moved: it leaves its condition wait only with the
+ * mutex held here, and reads "tail" again after it.  The bytes waiting
+ * (less than wake_bytes, or it would have been woken) are copied, not
+ * counted again, so the room for a burst and the high-water mark do not
+ * change.  Returns the new head.
+ */
+static uint64_t
+writer_rewind(struct pcapint_writer *w, uint64_t head)
+{
+	uint64_t tail, start;
+	size_t waiting;
+
+	pthread_mutex_lock(&w->lock);
+	if (__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED)) {
+		tail = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
+		waiting = ring_used(head, tail);
+		if (waiting < w->wake_bytes) {
+			start = (head | (uint64_t)(w->size - 1)) + 1;
+			memmove(w->ring, w->ring + (tail & (w->size - 1)),
+			    waiting);
+			__atomic_store_n(&w->tail, start, __ATOMIC_RELEASE);
+			head = start + waiting;
+			__atomic_store_n(&w->head, head, __ATOMIC_RELEASE);
+			w->tail_seen = start;
+			w->rewinds++;
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+	return (head);
+}
+
 int
 pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
     const void *b, size_t blen)
@@ -493,14 +433,13 @@ pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
 		w->dropped_error++;
 		return (-1);
 	}
+	if ((size_t)(head & (w->size - 1)) >= w->hot_bytes &&
+	    w->hot_bytes != 0 &&
+	    __atomic_load_n(&w->sleeping, __ATOMIC_RELAXED))
+		head = writer_rewind(w, head);
 	if (len > w->size - ring_used(head, w->tail_seen)) {
-		/* Only now look at what the writer has freed. */
+		/* The writer, stuck in write(), measures nothing now. */
 		w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
-		/*
-		 * The writer measures the fill when it consumes, which it
-		 * does not while it waits in write(): that is when the
-		 * ring fills up, so measure here too.
-		 */
 		if (ring_used(head, w->tail_seen) > w->high_water_seen)
 			w->high_water_seen = ring_used(head, w->tail_seen);
 		if (len > w->size - ring_used(head, w->tail_seen) &&
@@ -521,23 +460,17 @@ pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
 	w->bytes_in += len;
 
 	/*
-	 * See the handshake in writer_main().  The flag is cleared here,
-	 * under the mutex, so that one sleep gets one wake-up: left to
-	 * the writer, it stays set until the writer has run again, and
-	 * every record put meanwhile would take the mutex, which the
-	 * waking writer wants too, and signal again.
+	 * The handshake of writer_main().  The flag is cleared here, under
+	 * the mutex, so that one sleep gets one wake-up, not one per record
+	 * put before the writer runs.
 	 */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED))
 		return (0);
 	/*
-	 * tail_seen is only brought up to date when the ring looks full,
-	 * so it can be far behind: by it, wake_bytes would seem to wait
-	 * long after the writer took them, and every record would wake
-	 * the writer to find less than that and sleep again.  A sleeping
-	 * writer does not move tail, so reading it now is cheap.  With
-	 * these two changes, copying a 152 MB savefile through the writer
-	 * takes a few thousand context switches instead of 100,000.
+	 * tail_seen may be far behind, and by it every record would wake
+	 * the writer for less than wake_bytes; a sleeping writer does not
+	 * move tail, so reading it is cheap.
 	 */
 	w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
 	if (ring_used(head + len, w->tail_seen) >= w->wake_bytes) {
@@ -557,14 +490,7 @@ pcapint_writer_put(struct pcapint_writer *w, const void *buf, size_t len)
 	return (pcapint_writer_put2(w, buf, len, NULL, 0));
 }
 
-/*
- * The writer thread.
- */
-
-/*
- * On the writer thread, its first act: lower its own priority by
- * nice_incr.  Returns 0 or an errno value.
- */
+/* The writer thread.  Its first act: lower its priority (0 or errno). */
 static int
 writer_lower_priority(int nice_incr)
 {
@@ -579,7 +505,6 @@ writer_lower_priority(int nice_incr)
 	cur = getpriority(PRIO_PROCESS, tid);
 	if (cur == -1 && errno != 0)
 		return (errno);
-	/* Already as low as it goes: the kernel would clamp it anyway. */
 	if (cur + nice_incr > 19)
 		nice_incr = 19 - cur;
 	if (setpriority(PRIO_PROCESS, tid, cur + nice_incr) != 0)
@@ -591,12 +516,10 @@ writer_lower_priority(int nice_incr)
 }
 
 /*
- * After freeing room: wake a blocking producer waiting for it.  The
- * release store of tail, the fence, then the load of "waiting" pair
- * with the producer's store of "waiting", fence, load of tail in
- * writer_wait_room() above, as in the sleep handshake below; the producer
- * holds the mutex from that check until it waits, so taking it here
- * means the broadcast cannot come between the two.
+ * After freeing room, wake a blocking producer: store of tail, fence,
+ * load of "waiting" here against store of "waiting", fence, load of tail
+ * in writer_wait_room(), which holds the mutex from its check to its
+ * wait, so the broadcast cannot fall between them.
  */
 static void
 writer_wake_producer(struct pcapint_writer *w)
@@ -610,17 +533,11 @@ writer_wake_producer(struct pcapint_writer *w)
 }
 
 /*
- * The writer thread: consume what is in the ring once there is enough
- * of it to be worth a wake-up (wake_bytes), or all of it when the idle
- * timeout expired or a flush or stop asks for it; carry out flush
- * requests once everything before them is consumed; sleep otherwise,
- * and leave only when asked to and the ring is empty.
- *
- * Waiting for wake_bytes rather than running at every record matters
- * when the writer is faster than the producer (a plain file, a fast
- * disk): woken for each record, it would go back to sleep at once, and
- * the two threads would spend their time handing the mutex back and
- * forth.
+ * The writer thread: consume once wake_bytes are waiting (woken per
+ * record, a writer faster than the producer would only hand the mutex
+ * back and forth), or everything after the idle timeout or for a flush
+ * or stop; carry out a flush once everything before it is consumed;
+ * leave when asked to and the ring is empty.
  */
 static void *
 writer_main(void *arg)
@@ -632,10 +549,7 @@ writer_main(void *arg)
 	struct timespec deadline;
 
 	pcapint_writer_set_name("pcap-writer");
-	/*
-	 * Cancelled only in write() (pcapint_writer_write_cancellable()),
-	 * where it holds no lock, and only by a stop that gave up on it.
-	 */
+	/* Cancelled only in write(), holding no lock, by a stop. */
 	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	err = writer_lower_priority(w->nice_incr);
 	pthread_mutex_lock(&w->lock);
@@ -671,11 +585,7 @@ writer_main(void *arg)
 					__atomic_store_n(&w->error, err,
 					    __ATOMIC_RELEASE);
 			}
-			/*
-			 * After an error the bytes are discarded, so that
-			 * a flush or stop does not wait for ever; the
-			 * producer counts what it hands over from now on.
-			 */
+			/* After an error, discarded: flushes must end. */
 			__atomic_store_n(&w->tail, tail + chunk,
 			    __ATOMIC_RELEASE);
 			if (w->blocking)
@@ -690,13 +600,8 @@ writer_main(void *arg)
 		pthread_mutex_unlock(&w->lock);
 		if (req != w->flush_seen || stop) {
 			/*
-			 * Everything handed over before the request first.
-			 * Look at head again: the records put just before
-			 * the request may have come after the load at the
-			 * top of the loop, and a flush that returned
-			 * without them would break its promise (a check
-			 * of the records written after each flush once
-			 * caught records missing that way).
+			 * Everything put before the request first, and
+			 * some may have come after the load above.
 			 */
 			used = ring_used(__atomic_load_n(&w->head,
 			    __ATOMIC_ACQUIRE), w->tail);
@@ -724,14 +629,10 @@ writer_main(void *arg)
 		pthread_mutex_lock(&w->lock);
 		__atomic_store_n(&w->sleeping, 1, __ATOMIC_SEQ_CST);
 		/*
-		 * Dekker-style handshake with pcapint_writer_put(): we
-		 * store "sleeping" then load "head", it stores "head" then
-		 * loads "sleeping", each with a full fence in between, so
-		 * at least one of us sees the other's store -- either we
-		 * see wake_bytes waiting and do not sleep, or it sees us
-		 * asleep and signals (under the mutex, which we hold until
-		 * the wait releases it, so the signal cannot come too
-		 * early).  Less than wake_bytes waits for the timeout.
+		 * Dekker-style handshake with pcapint_writer_put2(): each
+		 * stores its flag, fences, and loads the other's, so either
+		 * we see wake_bytes waiting or it sees us asleep and
+		 * signals under the mutex, which we hold until we wait.
 		 */
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		if (ring_used(__atomic_load_n(&w->head, __ATOMIC_ACQUIRE),
@@ -819,6 +720,7 @@ pcapint_writer_start(const struct pcapint_writer_params *params,
 	w->size = size;
 	w->wake_bytes = size / 4 < WRITER_WAKE_BYTES ?
 	    size / 4 : WRITER_WAKE_BYTES;
+	w->hot_bytes = size / 4 < WRITER_HOT_BYTES ? 0 : WRITER_HOT_BYTES;
 	w->ops = ops;
 	w->ctx = ctx;
 	w->nice_incr = params->nice_incr;
@@ -936,13 +838,20 @@ void
 pcapint_writer_get_stats(struct pcapint_writer *w,
     struct pcapint_writer_stats *st)
 {
+	size_t used;
+
 	st->bytes_in = w->bytes_in;
 	st->records_in = w->records_in;
 	st->dropped_full = w->dropped_full;
 	st->dropped_error = w->dropped_error;
+	/* What waits now counts: a writer stuck in write() measures nothing. */
+	used = ring_used(__atomic_load_n(&w->head, __ATOMIC_ACQUIRE),
+	    __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE));
 	st->high_water = __atomic_load_n(&w->high_water, __ATOMIC_RELAXED);
 	if (w->high_water_seen > st->high_water)
 		st->high_water = w->high_water_seen;
+	if (used > st->high_water)
+		st->high_water = used;
 	st->ring_size = w->size;
 	st->error = __atomic_load_n(&w->error, __ATOMIC_ACQUIRE);
 }
