@@ -106,24 +106,15 @@
 #define	ADAPT_SANE_OUT		2	/* more out per byte in is no sample */
 
 /*
- * The ladders of the codecs whose level adapts, each a row of its
- * container (the ladder field of its codec).
- *
- * A ladder lists a codec's levels from the cheapest to the most
- * thorough.  Rung 0 stores blocks as they are.  Each rung has a cost
- * (ns of one CPU per input byte, of the codec call alone) and a gain
- * (1 - bytes out / bytes in), measured through libpcap's own dumper on
- * generated HTTP frames; the controller uses them only to predict a
- * rung it has not measured lately from the rung it is on, so what
- * matters is how the rungs compare, not their values on any one
- * machine.  A level is left out where its neighbour writes as
- * few bytes for less CPU.  zstd's upper rungs fill blocks eight times
- * the default size: every block starts without history, and those are
- * the rungs a writer climbs to when the disk is the limit, where a
- * larger block's longer matches save the most.  The lower rungs keep
- * the default, as they are where the CPU is the limit and larger
- * blocks are slower to compress.  Each value was measured on real and
- * generated traffic.
+ * The ladders: a codec's levels from the cheapest to the most thorough,
+ * rung 0 storing blocks as they are, each with its cost (ns of CPU per
+ * input byte, the codec call alone) and gain (1 - out / in), measured
+ * through the dumper on HTTP frames.  They only predict a rung not
+ * measured lately from the current one, so only how rungs compare
+ * matters.  A level is left out where a neighbour writes as few bytes
+ * for less CPU.  zstd's upper rungs, where the disk is the limit, fill
+ * blocks eight times the default size, as every block starts without
+ * history; the lower ones, where the CPU is, keep the default.
  */
 
 #define	NRUNGS(a)	((u_int)(sizeof(a) / sizeof((a)[0])))
@@ -153,11 +144,7 @@ static const struct pcapint_sfc_adapt_rung gzip_rungs[] = {
 	{ 6,	21.6,	0.827,	1 },
 };
 
-/*
- * zstd begins at level -1, in the middle of its range: until a few
- * blocks are measured, neither the disk nor the CPU is known to be the
- * limit.  lz4 and gzip begin at level 1, their only fast level.
- */
+/* zstd begins mid-range (-1): the limit is not known yet. */
 const struct pcapint_sfc_adapt_ladder pcapint_sfc_zstd_ladder = {
 	NRUNGS(zstd_rungs), 2, zstd_rungs
 };
@@ -244,11 +231,7 @@ adapt_estimate(const struct pcapint_sfc_adapt *a,
 		return;
 	}
 	*cost = c * rungs[j].cost / rungs[ref].cost;
-	/*
-	 * Scale what the codec saves, not what it leaves: a codec that
-	 * saves 1% of random payload at one level does not save 20% at
-	 * the next.
-	 */
+	/* Scale what is saved, not what is left: 1% never becomes 20%. */
 	if (g > 0)
 		g = g * rungs[j].gain / rungs[ref].gain;
 	*gain = g < ADAPT_GAIN_MAX ? g :
@@ -256,15 +239,11 @@ adapt_estimate(const struct pcapint_sfc_adapt *a,
 }
 
 /*
- * ns of the disk's time per byte written, from time blocked in write(),
- * the CPU time spent compressing and the bytes written.  Where the
- * compressing threads take turns on fewer CPUs than there are threads,
- * the helpers compress while the writer waits in write(), and the writer
- * compresses its share of the blocks itself (1 of every N threads', as
- * the compression helpers of sf-compress-write.c hand them out): while
- * the helpers compress, the disk takes what the last write() left in
- * the pipe or the page cache, and the time blocked in write() alone
- * would make the disk look that much faster.
+ * ns of the disk's time per byte written.  Where compressing threads
+ * take turns on fewer CPUs, the helpers compress while the writer waits
+ * in write() and the disk drains meanwhile, so the time blocked in
+ * write() alone would make the disk look faster: the writer's share of
+ * the compressing (1 of N threads') counts as disk time too.
  */
 static double
 adapt_disk_ns(const struct pcapint_sfc_adapt *a, double write, double cpu,
@@ -340,12 +319,7 @@ adapt_predict(const struct pcapint_sfc_adapt *a,
 	p->copy = 0;
 	p->plain = 0;
 	if (w->producer > 0 && w->out > 0) {
-		/*
-		 * Time in write() as measured: what the helpers compress
-		 * while the writer waits in write() (adapt_disk_ns) is
-		 * hidden disk time only when a disk is the limit, and
-		 * onto a slow disk write() itself shows the disk's time.
-		 */
+		/* Helpers' hidden disk time counts only on a limiting disk. */
 		wr = w->write / w->out;
 		prod = w->producer / w->in;
 		all = a->all_cpus > 0 ? a->all_cpus : n + 1;
@@ -450,10 +424,8 @@ adapt_want(const struct pcapint_sfc_adapt *a,
 		return (adapt_want_copy(a, at, n, trial));
 
 	/*
-	 * Saturated: one rung towards the rung with the lowest load, if
-	 * that is lower enough.  Looking further than the next rung
-	 * matters: zstd levels 1 and 3 write nearly the same, and a
-	 * writer stuck at level 1 for that would never reach level 5.
+	 * Saturated: one rung towards the lowest load, looking past the
+	 * next rung (zstd 1 and 3 write nearly the same; 5 is worth it).
 	 */
 	if (urgent || a->busy >= ADAPT_BUSY ||
 	    (a->have_backlog && a->backlog >= ADAPT_BACKLOG_LOW)) {
@@ -528,11 +500,7 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 		a->have_backlog = 0;
 	}
 
-	/*
-	 * A block that was the first its encoder compressed at a level
-	 * paid for setting the level up; its times say nothing about the
-	 * level, nor, as they include its CPU time, about the disk.
-	 */
+	/* A level's first block paid for its set-up: not a sample. */
 	if (s->rung >= a->ladder->nrungs || s->cold)
 		return;
 	if (s->rung > 0 && s->tried_in > 0 &&
@@ -550,12 +518,9 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 		seen->when = a->fed;
 	}
 	/*
-	 * Whether the disk was the limit is judged over the last few
-	 * blocks, not one.  A writer and a helper that take turns on one
-	 * CPU hand the disk blocks in pairs, and write() takes the second
-	 * of a pair at once, as the disk drained the first while both
-	 * compressed: judged alone, that block makes the disk look faster
-	 * than it is, and the cheaper rungs look better than they are.
+	 * Whether the disk was the limit is judged over a few blocks: on a
+	 * shared CPU blocks reach the disk in pairs, and the second, taken
+	 * at once, would make the disk look faster than it is.
 	 */
 	adapt_add(&a->recent, ADAPT_FAST, s);
 	if (a->recent.out > 0 && a->recent.wall > 0 && a->recent.write >=
@@ -572,10 +537,8 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 		return;
 
 	/*
-	 * How busy the writer was for this block, smoothed over the last
-	 * few: the windows add up times, so after a quiet spell their
-	 * long waits would hide a writer that has just become saturated
-	 * for dozens of blocks.
+	 * How busy the writer was, smoothed over a few blocks: the windows'
+	 * sums would hide a writer just saturated after a quiet spell.
 	 */
 	if (s->wall_ns > 0) {
 		d = (double)s->write_ns / (double)s->wall_ns;
