@@ -26,59 +26,28 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Compressed savefiles, writing: the dumper with options.
+ * Compressed savefiles, writing: the dump options and the dumper.
  *
- * This file is the writer, whole: the dump options,
- * pcap_dump_options_create(3PCAP) and the pcap_dump_options_set_*()
- * calls; the table of the containers' encoders and the "store"
- * container; the stages a block of records goes through; and the
- * dumper, pcap_dump_open_with_options(3PCAP),
- * pcap_dump_fopen_with_options(3PCAP), the registry of open dumpers,
- * flushing, closing, pcap_dump_get_stats(3PCAP) and
- * pcap_dump_geterr(3PCAP).
- *
- * The file is an ordinary pcap byte stream inside a standard container
- * (a gzip member, an LZ4 frame or a zstd frame per block), so that the
- * command-line tools and Wireshark read it.  The dumper collects the
- * stream in a fixed-size buffer (a "block") and compresses each full
- * block on its own, as one self-contained unit of its container, with
- * one write() per block.  Records flow one way, a block at a time,
- * through four stages:
- *
- *	assembler  the one parser of the pcap stream; whole records into
- *		   the block
- *	planner	   store or compress, and at which level
- *	codec	   one call of the container's codec on the block (each
- *		   codec is a file of its own, sf-compress-zlib.c,
- *		   sf-compress-lz4.c and sf-compress-zstd.c)
- *	sink	   write(), the sticky error, the accounting
- *
- * Each stage keeps its own state, and the sections below follow the
- * records: the options, the encoders, then the stages in that order,
- * the pipeline that composes them, and the dumper.  The stages are
- * static functions of one file, as upstream lays a subsystem out
- * (sf-pcapng.c is one format in one file, pcap-linux.c one capture
- * mechanism): what ties them is the block they pass on, not headers.
- * sf-compress.h declares only what other files call.
+ * The file is a pcap byte stream in a standard container (a gzip member,
+ * an LZ4 frame or a zstd frame per block), so that other tools read it.
+ * The dumper compresses each full fixed-size block on its own, as a
+ * self-contained unit of its container, with one write() per block,
+ * through four stages, in the order of the sections below: the
+ * assembler, the planner, the codec (sf-compress-{zlib,lz4,zstd}.c) and
+ * the sink.
  */
 /*
  * With a writer thread (sf-writer.c), the application's thread only
- * hands whole records to a ring, and the writer thread runs the same
- * stages, with compression helpers that may run the codec stage of
- * several blocks at once; they move blocks between the stages, and the
- * blocks still reach the sink in order.  That glue is the section
- * before the dumper.  Closing a dumper in the background
- * (pcap_dump_close_async()) is at the end.
+ * hands records to a ring, and the writer thread runs the stages, with
+ * helpers that may compress several blocks at once.
  */
 /*
  * When the level adapts, the planner asks the level controller of
  * sf-compress-adapt.c for the rung of the codec's ladder.
  */
 /*
- * Without fopencookie() or funopen(), or without the __atomic builtins,
- * there is no dumper:
- * the calls still exist, open the plain dumper when given no options
- * and refuse options with a message (the end of this file).
+ * Without fopencookie() or funopen(), or the __atomic builtins, there is
+ * no dumper: the calls open the plain dumper, and refuse options.
  */
 
 #include <config.h>
@@ -103,20 +72,13 @@
 #include "thread-local.h"
 #include "sf-compress.h"
 
-/*
- * A dumper needs a stream of its own, fopencookie()'s or funopen()'s,
- * whose seek function's offset type configure found, and the __atomic
- * builtins; without either, the dumper's calls are the stubs at the end
- * of this file.
- */
 #if defined(SFC_COOKIE_OFF_T) && defined(SFC_HAVE_ATOMICS)
 #define	SFC_DUMPER
 #endif
 
 /*
- * The dump options.  Every value is checked when it is set, so that a
- * program reports a bad option where the user gave it rather than when
- * the first file is opened.
+ * The dump options; every value is checked when it is set, so that a
+ * bad one is reported where the user gave it.
  */
 struct pcap_dump_options {
 	/* The container's encoder; pcapint_sfc_store for none. */
@@ -131,24 +93,13 @@ struct pcap_dump_options {
 };
 
 /*
- * Blocks of 1 MiB by default.  Real traffic repeats itself at distances
- * a block must span (a web server's responses come back every few
- * hundred kilobytes), and every block is compressed on its own, so a
- * block pays again for the first copy of whatever it holds: larger
- * blocks write fewer bytes, and the codecs run faster on them.  Past a
- * point they cost more than they save: on data that does not compress
- * the codecs slow down once a block no longer fits in the caches, a
- * block takes longer to reach a slow disk, and a file rotated by size
- * overshoots by up to a compressed block (tcpdump -C asks for smaller
- * blocks).  Two blocks (input and output) plus the codec state are all
- * the memory a dumper that compresses on the caller's thread needs.
- * The default is in pcap.h, for callers that size blocks of their own
- * from it.
+ * Each block is compressed on its own, so larger blocks compress better,
+ * but fit the caches less and make a file rotated by size overshoot
+ * more.  The default is in pcap.h, for callers that size blocks from it.
  */
 /*
- * Larger blocks are filled only by the adaptive zstd levels that a
- * disk-bound writer climbs to (see the ladders in sf-compress-adapt.c),
- * and only while no block size is set.
+ * Only the adaptive zstd levels fill larger blocks (see the ladders in
+ * sf-compress-adapt.c), and only while no block size is set.
  */
 #define	SFC_DEFAULT_BLOCK	PCAP_DUMP_BLOCK_DEFAULT
 #define	SFC_MIN_BLOCK		4096
@@ -165,9 +116,7 @@ pcap_dump_options_create(char *errbuf)
 		return (NULL);
 	}
 	o->codec = &pcapint_sfc_store;
-	o->level = 0;
 	o->block_size = SFC_DEFAULT_BLOCK;
-	o->ring_size = 0;
 	o->cpu = -1;
 	return (o);
 }
@@ -176,6 +125,21 @@ void
 pcap_dump_options_free(pcap_dump_options_t *o)
 {
 	free(o);
+}
+
+static int sfc_error(char *, PCAP_FORMAT_STRING(const char *), ...)
+    PCAP_PRINTFLIKE(2, 3);
+
+/* Put the message in errbuf; PCAP_ERROR, for a setter to return. */
+static int
+sfc_error(char *errbuf, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(errbuf, PCAP_ERRBUF_SIZE, fmt, ap);
+	va_end(ap);
+	return (PCAP_ERROR);
 }
 
 /* The row of the container called name (namelen bytes), or NULL. */
@@ -213,10 +177,6 @@ sfc_unknown(const char *spec, size_t namelen, char *errbuf)
 	    (int)(namelen > 32 ? 32 : namelen), spec, names);
 }
 
-/*
- * enc at its default level, where the container has levels to choose
- * from.
- */
 static int
 sfc_default_level(pcap_dump_options_t *o,
     const struct pcapint_sfc_encoder *enc)
@@ -239,10 +199,8 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 	char *end;
 	long level;
 
-	if (o == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
-		return (PCAP_ERROR);
-	}
+	if (o == NULL)
+		return (sfc_error(errbuf, "NULL dump options"));
 	if (spec == NULL || strcmp(spec, "default") == 0)
 		return (sfc_default_level(o, pcapint_sfc_default_encoder()));
 	colon = strchr(spec, ':');
@@ -253,40 +211,28 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 		return (PCAP_ERROR);
 	}
 	enc = pcapint_sfc_encoders[c - pcapint_sfc_containers];
-	if (enc == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	if (enc == NULL)
+		return (sfc_error(errbuf,
 		    "compression \"%s\" is not supported by this build of libpcap",
-		    c->name);
-		return (PCAP_ERROR);
-	}
-	if (!enc->compresses && colon != NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "compression \"%s\" takes no level", c->name);
-		return (PCAP_ERROR);
-	}
+		    c->name));
+	if (!enc->compresses && colon != NULL)
+		return (sfc_error(errbuf, "compression \"%s\" takes no level",
+		    c->name));
 	if (colon == NULL)
 		return (sfc_default_level(o, enc));
-	/*
-	 * "auto" says explicitly what no level means: the dumper picks the
-	 * level block by block (the planner, below).  A container with
-	 * a single level, or none, keeps its default_level.
-	 */
+	/* "auto" says what no level means: the dumper picks the level. */
 	if (strcmp(colon + 1, "auto") == 0)
 		return (sfc_default_level(o, enc));
 	errno = 0;
 	level = strtol(colon + 1, &end, 10);
-	if (colon[1] == '\0' || *end != '\0' || errno != 0) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "invalid compression level \"%.32s\" for %s",
-		    colon + 1, c->name);
-		return (PCAP_ERROR);
-	}
-	if (level < enc->min_level || level > enc->max_level) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	if (colon[1] == '\0' || *end != '\0' || errno != 0)
+		return (sfc_error(errbuf,
+		    "invalid compression level \"%.32s\" for %s", colon + 1,
+		    c->name));
+	if (level < enc->min_level || level > enc->max_level)
+		return (sfc_error(errbuf,
 		    "compression level %ld out of range for %s (%d..%d)",
-		    level, c->name, enc->min_level, enc->max_level);
-		return (PCAP_ERROR);
-	}
+		    level, c->name, enc->min_level, enc->max_level));
 	o->codec = enc;
 	o->level = (int)level;
 	o->adaptive = 0;
@@ -297,35 +243,20 @@ int
 pcap_dump_options_set_block_size(pcap_dump_options_t *o, size_t size,
     char *errbuf)
 {
-	if (o == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
-		return (PCAP_ERROR);
-	}
-	if (size < SFC_MIN_BLOCK || size > SFC_MAX_BLOCK) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	if (o == NULL)
+		return (sfc_error(errbuf, "NULL dump options"));
+	if (size < SFC_MIN_BLOCK || size > SFC_MAX_BLOCK)
+		return (sfc_error(errbuf,
 		    "compression block size %zu out of range (%d..%d bytes)",
-		    size, SFC_MIN_BLOCK, SFC_MAX_BLOCK);
-		return (PCAP_ERROR);
-	}
+		    size, SFC_MIN_BLOCK, SFC_MAX_BLOCK));
 	o->block_size = size;
 	o->block_size_set = 1;
 	return (0);
 }
 
 /*
- * The dump options of the writer thread,
- * pcap_dump_options_set_writer_thread(), _cpu() and _priority().  As
- * the other options, each is checked when it is set.  Without pthreads,
- * every request for a writer thread is refused with a message that says
- * so.
- */
-
-/*
- * Writer ring bounds.  The default, PCAP_DUMP_WRITER_RING_DEFAULT in
- * pcap/pcap.h, absorbs bursts of seconds at line rate while it stays
- * small next to the memory of a capture box.  A ring smaller than a
- * 64 KiB record makes little sense; the top is what a size_t can hold
- * comfortably.
+ * Writer ring bounds (the default is in pcap/pcap.h): room for a 64 KiB
+ * record at least.
  */
 #define	SFC_MIN_RING		(64 * 1024)
 #define	SFC_MAX_RING		((size_t)1 << (sizeof(size_t) > 4 ? 40 : 30))
@@ -338,10 +269,8 @@ int
 pcap_dump_options_set_writer_thread(pcap_dump_options_t *o, size_t ring_size,
     char *errbuf)
 {
-	if (o == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
-		return (PCAP_ERROR);
-	}
+	if (o == NULL)
+		return (sfc_error(errbuf, "NULL dump options"));
 	if (ring_size == 0) {
 		/* Off, pinning included. */
 		o->ring_size = 0;
@@ -349,15 +278,12 @@ pcap_dump_options_set_writer_thread(pcap_dump_options_t *o, size_t ring_size,
 		return (0);
 	}
 #ifdef HAVE_PTHREADS
-	if (ring_size < SFC_MIN_RING || ring_size > SFC_MAX_RING) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	if (ring_size < SFC_MIN_RING || ring_size > SFC_MAX_RING)
+		return (sfc_error(errbuf,
 		    "writer ring size %zu out of range (%d..%zu bytes)",
-		    ring_size, SFC_MIN_RING, SFC_MAX_RING);
-		return (PCAP_ERROR);
-	}
+		    ring_size, SFC_MIN_RING, SFC_MAX_RING));
 #else
-	snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", SFC_NO_THREADS);
-	return (PCAP_ERROR);
+	return (sfc_error(errbuf, "%s", SFC_NO_THREADS));
 #endif
 	o->ring_size = ring_size;
 	return (0);
@@ -367,27 +293,18 @@ int
 pcap_dump_options_set_writer_cpu(pcap_dump_options_t *o, int cpu,
     char *errbuf)
 {
-	if (o == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
-		return (PCAP_ERROR);
-	}
+	if (o == NULL)
+		return (sfc_error(errbuf, "NULL dump options"));
 	if (cpu == -1) {
 		o->cpu = -1;
 		return (0);
 	}
-	/*
-	 * Checked when the option is set, so that a bad CPU number is
-	 * reported when it is given rather than when the first file is
-	 * opened; the thread fails to start too if the CPU went away in
-	 * between.
-	 */
 #ifdef HAVE_PTHREADS
 	if (pcapint_writer_check_cpu(cpu, errbuf) != 0)
 		return (PCAP_ERROR);
 #else
-	snprintf(errbuf, PCAP_ERRBUF_SIZE,
-	    "cannot pin the writer thread to CPU %d: %s", cpu, SFC_NO_THREADS);
-	return (PCAP_ERROR);
+	return (sfc_error(errbuf, "cannot pin the writer thread to CPU %d: %s",
+	    cpu, SFC_NO_THREADS));
 #endif
 	o->cpu = cpu;
 	if (o->ring_size == 0)
@@ -399,48 +316,23 @@ int
 pcap_dump_options_set_writer_priority(pcap_dump_options_t *o, int nice_incr,
     char *errbuf)
 {
-	if (o == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dump options");
-		return (PCAP_ERROR);
-	}
-	/*
-	 * Like the CPU, refused when it is given; it takes effect when a
-	 * dumper's writer thread starts, and only if there is one.
-	 */
+	if (o == NULL)
+		return (sfc_error(errbuf, "NULL dump options"));
+	/* It takes effect only if a writer thread starts. */
 #ifdef HAVE_PTHREADS
 	if (pcapint_writer_check_nice(nice_incr, errbuf) != 0)
 		return (PCAP_ERROR);
 #else
-	if (nice_incr != 0) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
+	if (nice_incr != 0)
+		return (sfc_error(errbuf,
 		    "cannot lower the writer thread's priority: %s",
-		    SFC_NO_THREADS);
-		return (PCAP_ERROR);
-	}
+		    SFC_NO_THREADS));
 #endif
 	o->nice_incr = nice_incr;
 	return (0);
 }
 
-/*
- * The table of the containers' encoders, the default one, and what the
- * encoders share.
- */
-#ifdef HAVE_ZLIB
-#define	SFC_GZIP_ENCODER	(&pcapint_sfc_gzip_encoder)
-#else
-#define	SFC_GZIP_ENCODER	NULL
-#endif
-#ifdef HAVE_LIBLZ4
-#define	SFC_LZ4_ENCODER	(&pcapint_sfc_lz4_encoder)
-#else
-#define	SFC_LZ4_ENCODER	NULL
-#endif
-#ifdef HAVE_LIBZSTD
-#define	SFC_ZSTD_ENCODER	(&pcapint_sfc_zstd_encoder)
-#else
-#define	SFC_ZSTD_ENCODER	NULL
-#endif
+/* The containers' encoders, NULL where not built. */
 #ifdef SFC_LZOP_CONTAINER
 #ifdef HAVE_LIBLZO2
 #define	SFC_LZO_ENCODER	(&pcapint_sfc_lzo_encoder)
@@ -452,19 +344,21 @@ pcap_dump_options_set_writer_priority(pcap_dump_options_t *o, int nice_incr,
 const struct pcapint_sfc_encoder *const
     pcapint_sfc_encoders[SFC_NCONTAINERS] = {
 	[SFC_STORE] = &pcapint_sfc_store,
-	[SFC_ZSTD] = SFC_ZSTD_ENCODER,
-	[SFC_LZ4] = SFC_LZ4_ENCODER,
-	[SFC_GZIP] = SFC_GZIP_ENCODER,
+#ifdef HAVE_LIBZSTD
+	[SFC_ZSTD] = &pcapint_sfc_zstd_encoder,
+#endif
+#ifdef HAVE_LIBLZ4
+	[SFC_LZ4] = &pcapint_sfc_lz4_encoder,
+#endif
+#ifdef HAVE_ZLIB
+	[SFC_GZIP] = &pcapint_sfc_gzip_encoder,
+#endif
 #ifdef SFC_LZOP_CONTAINER
 	[SFC_LZO] = SFC_LZO_ENCODER,
 #endif
 };
 
-/*
- * The containers' order is the order of preference: zstd comes first,
- * so it is the default when it is built, as at its fast levels it is
- * as quick as the others and writes fewer bytes.
- */
+/* The first container built that compresses, in order of preference. */
 const struct pcapint_sfc_encoder *
 pcapint_sfc_default_encoder(void)
 {
@@ -503,13 +397,9 @@ pcapint_sfc_no_header(void *state _U_, u_char *out _U_)
 }
 
 /*
- * The "store" container of compressed savefiles: no codec at all.  The
- * dumper still collects records into blocks and writes each block with
- * one write(), and the file is a plain pcap savefile.  A block goes out
- * from where it was collected, without a copy.  There is nothing to
- * read back here: a plain savefile is read by sf-pcap.c.
+ * The "store" container: no codec.  Blocks go out from where they were
+ * collected, and the file is a plain savefile, read by sf-pcap.c.
  */
-
 /* No state; a non-NULL pointer says the creation succeeded. */
 static int store_state;
 
@@ -550,23 +440,16 @@ const struct pcapint_sfc_encoder pcapint_sfc_store = {
 };
 #ifdef SFC_DUMPER
 
-/*
- * What the stages share.
- */
 #define	PCAP_FILE_HDR_LEN	24	/* struct pcap_file_header on disk */
 #define	PCAP_REC_HDR_LEN	16	/* struct pcap_sf_pkthdr on disk */
 
 /*
- * Counters that one thread updates and others read (statistics, the
- * seek hook behind pcap_dump_ftell64()): only one thread ever stores,
- * so a relaxed atomic store after a plain read is enough, and the
- * readers load them atomically.  On most machines these are plain
- * moves.
+ * Counters that one thread stores and others read (statistics, the seek
+ * behind pcap_dump_ftell64()): a relaxed store after a plain read.
  */
 #define	SFC_STORE(var, val)	__atomic_store_n(&(var), (val), __ATOMIC_RELAXED)
 #define	SFC_LOAD(var)		__atomic_load_n(&(var), __ATOMIC_RELAXED)
 
-/* A struct timespec in ns, for the clocks the dumper reads. */
 #define	SFC_TIMESPEC_NS(ts) \
 	((uint64_t)(ts).tv_sec * 1000000000u + (uint64_t)(ts).tv_nsec)
 
@@ -582,22 +465,11 @@ sfc_clock_ns(clockid_t clock)
 }
 
 /*
- * The assembler, the first stage of a dumper and the one place that
- * parses the pcap byte stream.
- *
- * Bytes reach a dumper in two ways: pcap_dump() hands over whole
- * records, and anything written to the dumper's FILE * (the file header
- * from pcap_dump_fopen(), programs that fwrite() records of their own)
- * arrives in pieces of any size.  The assembler follows the record
- * structure of the stream either way, and puts the records into the
- * block so that every block ends at a record boundary, which makes a
- * file cut after any block a valid savefile: a record that does not fit
- * in what is left of the block starts the next one, and only a record
- * larger than a whole block spans blocks.  When a block is full it is
- * handed to whoever moves blocks on, which gives the assembler an
- * empty one to fill next.
- *
- * Records are in host byte order, as pcap_dump() writes them.
+ * The assembler, the one parser of the pcap stream (host byte order, as
+ * pcap_dump() writes it), whether whole records from pcap_dump() or
+ * pieces written to the FILE *.  A record that does not fit in the block
+ * starts the next one, so that a file cut after any block is a valid
+ * savefile; only a record larger than a block spans blocks.
  */
 struct sfc_assembler {
 	/* The block being filled. */
@@ -607,39 +479,30 @@ struct sfc_assembler {
 	uint64_t records;	/* records that ended in it */
 
 	/*
-	 * Hand the full block on: the callee writes or queues buf[0,
-	 * fill), and calls sfc_assembler_next().  Returns 0,
-	 * or -1 once the dumper has a sticky error: from then on the
-	 * assembler stores nothing, but still counts the records.
+	 * Hand the full block on (the callee calls sfc_assembler_next());
+	 * -1 once the dumper has a sticky error: from then on nothing is
+	 * stored, but records are still counted.
 	 */
 	int	(*block_full)(void *ctx);
 	void	*ctx;
 	int	failed;
 
-	/*
-	 * If not NULL, told each time a record ends, for a consumer that
-	 * takes records one by one (the writer thread's ring).
-	 */
+	/* If not NULL, told each time a record ends (the writer's ring). */
 	void	(*record_end)(void *ctx);
 
-	/* The parse of the stream. */
+	/* The parse of the stream (counts read with SFC_LOAD() elsewhere). */
 	uint64_t in_bytes;	/* bytes of pcap stream so far */
 	uint64_t in_records;	/* records, complete, so far */
-				/* (both read with SFC_LOAD() elsewhere) */
 	u_char	hdr[PCAP_REC_HDR_LEN];	/* the record header so far */
 	size_t	hdr_fill;
 	uint64_t body;		/* body bytes of the current record left */
 };
 
-/* Whether the stream is between records. */
 #define	SFC_AT_RECORD_BOUNDARY(a) \
 	((a)->in_bytes >= PCAP_FILE_HDR_LEN && (a)->hdr_fill == 0 && \
 	 (a)->body == 0)
 
-/*
- * Start with an empty block; skip_file_header is set for a stream
- * whose file header went elsewhere, so that it holds records only.
- */
+/* skip_file_header: the file header went elsewhere. */
 static void
 sfc_assembler_init(struct sfc_assembler *a, u_char *buf,
     size_t full, int skip_file_header, int (*block_full)(void *), void *ctx)
@@ -653,10 +516,7 @@ sfc_assembler_init(struct sfc_assembler *a, u_char *buf,
 		a->in_bytes = PCAP_FILE_HDR_LEN;
 }
 
-/*
- * Hand on what is in the block now, if anything; 0, or -1 once the
- * dumper has a sticky error (see block_full).
- */
+/* Hand on what is in the block, if anything; 0, or -1 (see block_full). */
 static int
 sfc_assembler_flush(struct sfc_assembler *a)
 {
@@ -666,11 +526,8 @@ sfc_assembler_flush(struct sfc_assembler *a)
 		return (0);
 	if (a->block_full(a->ctx) != 0) {
 		/*
-		 * Nothing is stored after an error, but records are still
-		 * counted, as lost: never report a failure to stdio, as
-		 * that would set the error flag of the FILE and
-		 * pcap_dump() would then drop every later record without
-		 * a trace.
+		 * Never report the error to stdio: with the FILE's error flag
+		 * set, pcap_dump() would drop every later record untraced.
 		 */
 		a->failed = 1;
 		a->fill = 0;
@@ -680,13 +537,9 @@ sfc_assembler_flush(struct sfc_assembler *a)
 	return (0);
 }
 
-/*
- * For block_full: the block was taken; fill buf next, full at full
- * bytes.  buf may be the block just taken, whose contents go.
- */
+/* For block_full: fill buf next (maybe the block just taken). */
 static void
-sfc_assembler_next(struct sfc_assembler *a, u_char *buf,
-    size_t full)
+sfc_assembler_next(struct sfc_assembler *a, u_char *buf, size_t full)
 {
 	a->buf = buf;
 	a->fill = 0;
@@ -695,10 +548,7 @@ sfc_assembler_next(struct sfc_assembler *a, u_char *buf,
 }
 #ifdef HAVE_PTHREADS
 
-/*
- * From now on hand full blocks to block_full(ctx), starting with buf
- * (what is in the block now moves there, if buf is another buffer).
- */
+/* From now on hand full blocks to block_full(ctx), filling buf. */
 static void
 sfc_assembler_redirect(struct sfc_assembler *a, u_char *buf,
     int (*block_full)(void *), void *ctx)
@@ -711,10 +561,7 @@ sfc_assembler_redirect(struct sfc_assembler *a, u_char *buf,
 }
 #endif
 
-/*
- * Copy what fits of the len bytes at p into room bytes at dst, and
- * advance past it; how much that was.
- */
+/* Copy what fits of *p into dst (room bytes) and advance; how much. */
 static size_t
 sfc_take(u_char *dst, size_t room, const u_char **p, size_t *len)
 {
@@ -727,18 +574,12 @@ sfc_take(u_char *dst, size_t room, const u_char **p, size_t *len)
 	return (n);
 }
 
-/*
- * Append to the block; a block that fills up on the way (a record
- * larger than a block) is handed on as it is.
- */
+/* Append; a record larger than a block is handed on as it fills. */
 static void
 sfc_put(struct sfc_assembler *a, const u_char *p, size_t len)
 {
 	while (len != 0 && !a->failed) {
-		/*
-		 * At or past: a block whose size shrank may already hold
-		 * more than a block now holds.
-		 */
+		/* At or past: a block whose size shrank may be over full. */
 		if (a->fill >= a->full) {
 			(void)sfc_assembler_flush(a);
 			continue;
@@ -748,10 +589,7 @@ sfc_put(struct sfc_assembler *a, const u_char *p, size_t len)
 	}
 }
 
-/*
- * A record of len bytes, header included, begins: if it does not fit
- * in what is left of the block, the block ends before it.
- */
+/* A record of len bytes begins: end the block if it does not fit. */
 static void
 sfc_record_begins(struct sfc_assembler *a, uint64_t len)
 {
@@ -770,8 +608,7 @@ sfc_record_ends(struct sfc_assembler *a)
 
 /* Take len bytes of the stream, split anywhere. */
 static void
-sfc_assemble(struct sfc_assembler *a, const u_char *p,
-    size_t len)
+sfc_assemble(struct sfc_assembler *a, const u_char *p, size_t len)
 {
 	uint32_t caplen;
 	size_t n;
@@ -812,9 +649,8 @@ sfc_assemble(struct sfc_assembler *a, const u_char *p,
 }
 
 /*
- * Take one whole record (hdr is PCAP_REC_HDR_LEN bytes); 0, or -1 if
- * the stream is not at a record boundary, in which case nothing was
- * taken and the record must be written as bytes of the stream.
+ * Take one whole record; -1 if the stream is not at a record boundary,
+ * and then the record must go through the stream as bytes.
  */
 static int
 sfc_assemble_record(struct sfc_assembler *a, const void *hdr,
@@ -831,37 +667,17 @@ sfc_assemble_record(struct sfc_assembler *a, const void *hdr,
 }
 
 /*
- * The planner, which decides for each full block whether the codec
- * runs on it and at which level, and learns from each written block
- * what the next ones should be.  Its state (struct
- * pcapint_sfc_planner, in sf-compress.h for the unit test) is
- * written only through pcapint_sfc_planner_plan() and
- * pcapint_sfc_planner_learn(), on the thread that writes.
- *
- * First, whether a block is worth trying to compress.
- *
- * Traffic that is already compressed or encrypted does not shrink, and
- * trying costs the compressor's CPU on every block for nothing.  So
- * after SFC_SKIP_AFTER blocks in a row that did not compress, the codec
- * is tried only on every SFC_SKIP_EVERY-th block and the others are
- * stored at once; one block that compresses again ends the skipping.
- * On random payloads that makes compressing cheaper than writing the
- * records plain, as storing a block is one copy into its container.
- *
+ * The planner decides for each full block whether the codec runs and at
+ * which level, and learns from each written block, on the thread that
+ * writes.  Traffic that is compressed or encrypted already does not
+ * shrink: after SFC_SKIP_AFTER incompressible blocks in a row, the codec
+ * is tried only on every SFC_SKIP_EVERY-th block, until one compresses.
  * Results are judged SFC_SKIP_LAG blocks late, so that blocks compressed
- * in parallel skip exactly as blocks compressed one by one: random
- * payloads are stored without trying from the 9th block on, rather than
- * the 5th.
- *
- * These decisions are pure functions of the results of earlier blocks,
- * so that they can be tested with made-up results and decide alike
- * however the blocks are compressed: the planner keeps the results, and
- * feeds them in.
+ * in parallel decide as blocks compressed one by one.
  */
 #define	SFC_SKIP_AFTER		4
 #define	SFC_SKIP_EVERY		16
 
-/* The result of a block, as the decisions see it. */
 enum sfc_block_result {
 	SFC_BLOCK_UNKNOWN,		/* none yet (the first blocks) */
 	SFC_BLOCK_COMPRESSED,
@@ -869,28 +685,19 @@ enum sfc_block_result {
 };
 
 /*
- * Whether to try the codec on the next block, given the skip's state and
- * the result of the block SFC_SKIP_LAG before it; *next gets the state
- * for the block after.  Returns 1 to try the codec, 0 to store.
+ * Whether to try the codec, given the skip's state and the lagged
+ * result; *next gets the state for the block after.
  */
 static int
 sfc_policy_try_codec(const struct pcapint_sfc_skip *cur,
     enum sfc_block_result lagged, struct pcapint_sfc_skip *next)
 {
 	*next = *cur;
-	switch (lagged) {
-
-	case SFC_BLOCK_UNKNOWN:
-		break;
-
-	case SFC_BLOCK_INCOMPRESSIBLE:
+	if (lagged == SFC_BLOCK_INCOMPRESSIBLE)
 		next->stored_run++;
-		break;
-
-	case SFC_BLOCK_COMPRESSED:
+	else if (lagged == SFC_BLOCK_COMPRESSED) {
 		next->stored_run = 0;
 		next->skip_count = 0;
-		break;
 	}
 	if (next->stored_run >= SFC_SKIP_AFTER)
 		return ((++next->skip_count % SFC_SKIP_EVERY) == 0);
@@ -898,9 +705,8 @@ sfc_policy_try_codec(const struct pcapint_sfc_skip *cur,
 }
 
 /*
- * A block that saved less than 1/32 of its size counts as
- * incompressible: random payloads behind compressible record headers
- * land there.
+ * A block that saved less than 1/32 counts as incompressible: random
+ * payloads behind compressible record headers land there.
  */
 static enum sfc_block_result
 sfc_policy_result(size_t in_len, size_t out_len, int stored)
@@ -911,28 +717,14 @@ sfc_policy_result(size_t in_len, size_t out_len, int stored)
 }
 
 /*
- * The planner proper.  The skip above, at every level, stores blocks
- * without trying the codec while the traffic does not compress.  At a
- * fixed level ("zstd:3"), the skip alone decides whether the codec
- * runs.
+ * At a fixed level, the skip alone decides whether the codec runs.
  */
 /*
- * When the level adapts ("zstd:auto", and "zstd" or the default with
- * no level), the level controller of sf-compress-adapt.c first picks
- * the rung of the codec's ladder, from what is measured of every block
- * written, which pcapint_sfc_planner_measure() hands it: the CPU time
- * the codec took on the thread that ran it, the time spent in write(),
- * the wall-clock time between blocks, the bytes in and out and the
- * writer's load.  Every block is a container frame of its own, so the
- * level may change at any block and the file stays valid for every
- * reader.
+ * When the level adapts, sf-compress-adapt.c picks the rung from what
+ * the written blocks measured; each block is a frame of its own.
  */
 
-/*
- * The size of the blocks to fill from now on: that of the controller's
- * rung, which moves when a written block is measured, so that the
- * first block filled after a move has the new rung's size.
- */
+/* Blocks filled from now on have the size of the controller's rung. */
 static void
 sfc_planner_block_full(struct pcapint_sfc_planner *pl)
 {
@@ -941,10 +733,7 @@ sfc_planner_block_full(struct pcapint_sfc_planner *pl)
 		    pl->adapt->ladder->rungs[pl->adapt->rung].scale;
 }
 
-/*
- * The level controller of a dumper whose options let the level adapt,
- * if its codec has a ladder of levels.
- */
+/* The level controller, if the options let the level adapt. */
 static int
 sfc_planner_adapt_init(struct pcapint_sfc_planner *pl,
     const struct pcap_dump_options *opts, int offline, char *errbuf)
@@ -953,24 +742,18 @@ sfc_planner_adapt_init(struct pcapint_sfc_planner *pl,
 	u_int i, scale;
 
 	/* A container with a single level has nothing to choose from. */
-	if (!opts->adaptive || pl->codec->enc_level == NULL)
-		return (0);
 	ladder = pl->codec->ladder;
-	if (ladder == NULL)
+	if (!opts->adaptive || pl->codec->enc_level == NULL || ladder == NULL)
 		return (0);
 	/*
-	 * Rungs may write larger blocks than the default (see the ladders
-	 * in the codecs' files); a size the caller set is kept at every
-	 * rung.  The buffers hold the largest, and their pages are only
-	 * touched once a rung fills them.  No block may exceed
-	 * SFC_MAX_BLOCK, the largest that a reader accepts; a ladder
-	 * that would go further keeps the default size.
+	 * Rungs may write larger blocks, unless the caller set a size; the
+	 * buffers hold the largest (pages are touched only when used), and
+	 * no block exceeds SFC_MAX_BLOCK, the largest readers accept.
 	 */
 	scale = 1;
-	for (i = 0; i < ladder->nrungs; i++) {
+	for (i = 0; i < ladder->nrungs; i++)
 		if (ladder->rungs[i].scale > scale)
 			scale = ladder->rungs[i].scale;
-	}
 	if (!opts->block_size_set && scale > 1 &&
 	    opts->block_size <= SFC_MAX_BLOCK / scale) {
 		pl->block_unit = opts->block_size;
@@ -982,11 +765,7 @@ sfc_planner_adapt_init(struct pcapint_sfc_planner *pl,
 		    errno, "malloc");
 		return (-1);
 	}
-	/*
-	 * Copying a savefile loses no packet by waiting for the disk or
-	 * the CPU, so storing blocks to keep up gains nothing: the floor
-	 * is the fastest level that compresses.
-	 */
+	/* A copy loses nothing by waiting, so it never stores to keep up. */
 	pcapint_sfc_adapt_init(pl->adapt, ladder, offline ? 1 : 0);
 	pl->level = ladder->rungs[pl->adapt->rung > 0 ?
 	    pl->adapt->rung : 1].level;
@@ -1022,16 +801,10 @@ pcapint_sfc_planner_plan(struct pcapint_sfc_planner *pl,
 	uint64_t n = pl->planned++;
 	int skip_tries;
 
-	/*
-	 * The skip sees the result of the block SFC_SKIP_LAG before this
-	 * one, whatever the level, so that it decides the same however
-	 * many blocks are being compressed at once.
-	 */
 	lagged = n >= SFC_SKIP_LAG ?
 	    (enum sfc_block_result)pl->results[n % SFC_SKIP_LAG] :
 	    SFC_BLOCK_UNKNOWN;
-	skip_tries = sfc_policy_try_codec(&pl->skip, lagged,
-	    &pl->skip);
+	skip_tries = sfc_policy_try_codec(&pl->skip, lagged, &pl->skip);
 	if (pl->adapt == NULL) {
 		b->rung = 0;
 		b->plan = PCAPINT_SFC_ADAPT_SKIP_DECIDES;
@@ -1044,20 +817,12 @@ pcapint_sfc_planner_plan(struct pcapint_sfc_planner *pl,
 	b->level = choice.level;
 	b->rung = choice.rung;
 	b->plan = choice.how;
-	switch (choice.how) {
-
-	case PCAPINT_SFC_ADAPT_STORE_IT:
+	if (choice.how == PCAPINT_SFC_ADAPT_STORE_IT)
 		b->try_codec = 0;
-		break;
-
-	case PCAPINT_SFC_ADAPT_PROBE:
+	else if (choice.how == PCAPINT_SFC_ADAPT_PROBE)
 		b->try_codec = 1;
-		break;
-
-	default:
+	else
 		b->try_codec = skip_tries;
-		break;
-	}
 }
 
 void
@@ -1069,10 +834,7 @@ pcapint_sfc_planner_learn(struct pcapint_sfc_planner *pl,
 	if (pl->codec->compresses)
 		result = (u_char)sfc_policy_result(b->fill,
 		    (size_t)b->out_len, b->stored);
-	/*
-	 * A block the controller chose to store tells the skip nothing
-	 * about the traffic.
-	 */
+	/* A block the controller stored says nothing of the traffic. */
 	if (b->plan == PCAPINT_SFC_ADAPT_STORE_IT)
 		result = SFC_BLOCK_UNKNOWN;
 	if (pl->codec->compresses)
@@ -1118,11 +880,10 @@ pcapint_sfc_planner_measure(struct pcapint_sfc_planner *pl,
 
 /* The levels and the blocks at each, for pcap_dump_get_stats(). */
 static void
-sfc_planner_stats(struct pcapint_sfc_planner *pl,
-    struct pcap_dump_stats *st)
+sfc_planner_stats(struct pcapint_sfc_planner *pl, struct pcap_dump_stats *st)
 {
 	const struct pcapint_sfc_adapt_ladder *ladder;
-	u_int i, n;
+	u_int n;
 
 	if (!pl->codec->compresses)
 		return;
@@ -1137,24 +898,15 @@ sfc_planner_stats(struct pcapint_sfc_planner *pl,
 	st->adaptive = 1;
 	st->level_changes = SFC_LOAD(pl->level_moves);
 	st->blocks_at_store = SFC_LOAD(pl->blocks_at[PCAPINT_SFC_ADAPT_STORE]);
-	n = 0;
-	for (i = 1; i < ladder->nrungs && n < PCAP_DUMP_STATS_LEVELS; i++) {
-		st->levels[n] = ladder->rungs[i].level;
-		st->blocks_at_level[n] = SFC_LOAD(pl->blocks_at[i]);
-		n++;
+	for (n = 0; n < PCAP_DUMP_STATS_LEVELS && n + 1 < ladder->nrungs;
+	    n++) {
+		st->levels[n] = ladder->rungs[n + 1].level;
+		st->blocks_at_level[n] = SFC_LOAD(pl->blocks_at[n + 1]);
 	}
 	st->nlevels = (int)n;
 }
 
-/*
- * The codec stage: compressing a block with one call of its codec.
- */
-
-/*
- * The CPU time of the calling thread, which is what the codec costs.
- * Where there is no such clock the codec seems free; Linux, the BSDs
- * and macOS all have it.
- */
+/* The codec stage.  The thread's CPU time is what the codec costs. */
 #ifdef CLOCK_THREAD_CPUTIME_ID
 #define	SFC_THREAD_CPU_NS()	sfc_clock_ns(CLOCK_THREAD_CPUTIME_ID)
 #else
@@ -1182,10 +934,8 @@ pcapint_sfc_block_compress(const struct pcapint_sfc_encoder *codec,
 	    b->out_size, b->try_codec, &b->stored, &b->res, b->ebuf);
 	b->cpu_ns = SFC_THREAD_CPU_NS() - start;
 	/*
-	 * The first block an encoder compresses at a level costs more
-	 * than the level does: the codec sets its tables up for the new
-	 * parameters, and the pages of larger tables are touched for the
-	 * first time.  Marked, it is left out of what the level costs.
+	 * The first block at a new level costs more (tables set up, pages
+	 * touched first): marked cold, it is left out of the level's cost.
 	 */
 	if (b->try_codec) {
 		b->cold = b->warm_level != b->level;
@@ -1194,10 +944,8 @@ pcapint_sfc_block_compress(const struct pcapint_sfc_encoder *codec,
 }
 
 /*
- * The sink, the last stage of a dumper.  It writes each block with
- * write() (a stream header first, a trailer at the end), keeps the
- * first error, which is sticky, and counts what is on disk.  It decides
- * nothing about the blocks it is given.
+ * The sink writes each block with write() (a stream header first, a
+ * trailer at the end), keeps the first error, sticky, and counts.
  */
 struct sfc_sink {
 	FILE	*raw;		/* where the blocks go */
@@ -1214,20 +962,14 @@ struct sfc_sink {
 	uint64_t blocks_stored;	/* ... of them stored by a codec */
 	uint64_t records;	/* records written */
 
-	/*
-	 * The first error, sticky, 0 if none; stored with release
-	 * semantics after errmsg, so that a reader that sees it set
-	 * may read the message.
-	 */
+	/* The first error, sticky; stored with release after errmsg. */
 	int	err;
 	char	errmsg[PCAP_ERRBUF_SIZE];
 };
 
 /*
- * Write to f, from its descriptor, blocks of codec whose encoder enc
- * writes the stream header, if any, before the first block.  Whatever
- * the caller had buffered on f goes out first.  0, or -1 with errbuf
- * filled in.
+ * Write blocks of codec to f's descriptor, after what f had buffered;
+ * 0, or -1 with errbuf filled in.
  */
 static int
 sfc_sink_init(struct sfc_sink *s, FILE *f,
@@ -1239,10 +981,6 @@ sfc_sink_init(struct sfc_sink *s, FILE *f,
 	s->fd = fileno(f);
 	s->codec = codec;
 	s->name = SFC_ENCODER_NAME(codec);
-	/*
-	 * From here on we write to the descriptor, one write() per
-	 * block.
-	 */
 	if (fflush(f) == EOF) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "can't flush the output stream");
@@ -1250,10 +988,7 @@ sfc_sink_init(struct sfc_sink *s, FILE *f,
 	}
 	off = lseek(s->fd, 0, SEEK_CUR);
 	s->base = off > 0 ? (int64_t)off : 0;
-	/*
-	 * A stream header, in a container that has one, goes out with the
-	 * first block, so that a write error is sticky like any other.
-	 */
+	/* The header goes out with the first block, so errors are sticky. */
 	s->hdr_len = codec->enc_header(enc, s->hdr);
 	return (0);
 }
@@ -1272,13 +1007,11 @@ sfc_sink_fail(struct sfc_sink *s, int err, const char *what)
 }
 
 /*
- * The same from another thread than the one that writes, with msg as
- * the whole message: the writer gave up on a stalled file, or the
- * dumper never started (then msg may be NULL).
+ * The same from another thread, with msg as the whole message (NULL:
+ * none, for a dumper that never started).
  */
 static void
-sfc_sink_give_up(struct sfc_sink *s, int err,
-    const char *msg)
+sfc_sink_give_up(struct sfc_sink *s, int err, const char *msg)
 {
 	int zero = 0;
 
@@ -1312,9 +1045,8 @@ sfc_sink_write(struct sfc_sink *s, const u_char *p, size_t len)
 }
 
 /*
- * Write a compressed block (out_len < 0 if the codec failed, ebuf says
- * why) and count it; *write_ns gets the time write() took.  0, or -1
- * after an error, this one or an earlier one.
+ * Write a compressed block and count it; *write_ns gets write()'s time.
+ * 0, or -1 after an error, this one or an earlier one.
  */
 static int
 sfc_sink_block(struct sfc_sink *s,
@@ -1348,11 +1080,7 @@ sfc_sink_block(struct sfc_sink *s,
 	return (0);
 }
 
-/*
- * The end of the stream: the codec's trailer, if anything was written,
- * then close raw unless it is the standard output.  0, or -1 after an
- * error.
- */
+/* The trailer, if anything was written, and raw closed unless stdout. */
 static int
 sfc_sink_close(struct sfc_sink *s, void *enc)
 {
@@ -1367,25 +1095,13 @@ sfc_sink_close(struct sfc_sink *s, void *enc)
 	}
 	ret = s->err != 0 ? -1 : 0;
 	/* Don't close the standard output, which the program may still use. */
-	if (s->raw != stdout) {
-		if (fclose(s->raw) == EOF && ret == 0)
-			ret = -1;
-	}
+	if (s->raw != stdout && fclose(s->raw) == EOF)
+		ret = -1;
 	s->raw = NULL;
 	return (ret);
 }
 
-/* Where the file ends: raw's offset when we began plus what we wrote. */
-static int64_t
-sfc_sink_tell(struct sfc_sink *s)
-{
-	return (s->base + (int64_t)SFC_LOAD(s->out_bytes));
-}
-
-/*
- * The stages of a dumper, composed.  Here, the full block goes through
- * the stages on the thread that filled it.
- */
+/* The stages composed: a full block goes through them on this thread. */
 struct sfc_pipeline {
 	const struct pcapint_sfc_encoder *codec;
 	struct sfc_assembler assembler;
@@ -1399,22 +1115,14 @@ struct sfc_pipeline {
 	u_char	*out;		/* one compressed block; NULL for store */
 	size_t	out_size;
 
-	/*
-	 * The writer thread's load, for the level that adapts: NULL
-	 * without a writer thread.
-	 */
+	/* The writer thread's load, for the level that adapts; or NULL. */
 	void	(*load)(void *ctx, struct pcapint_sfc_load *);
 	void	*load_ctx;
 };
 
-/*
- * A compressed block to the sink, then what it measured to the planner:
- * blocks must come in the order they were planned.  0, or -1 after an
- * error.
- */
+/* A block to the sink, then to the planner, in the order planned. */
 static int
-sfc_pipeline_write(struct sfc_pipeline *pl,
-    const struct pcapint_sfc_block *b)
+sfc_pipeline_write(struct sfc_pipeline *pl, const struct pcapint_sfc_block *b)
 {
 	struct pcapint_sfc_load load;
 	uint64_t write_ns;
@@ -1429,10 +1137,7 @@ sfc_pipeline_write(struct sfc_pipeline *pl,
 	return (0);
 }
 
-/*
- * The assembler's block_full: the full block through the planner, the
- * codec and the sink, here and now.
- */
+/* The assembler's block_full: plan, compress and write, here and now. */
 static int
 sfc_pipeline_block_full(void *ctx)
 {
@@ -1457,20 +1162,6 @@ sfc_pipeline_block_full(void *ctx)
 	sfc_assembler_next(a, a->buf, pl->planner.block_full);
 	return (ret);
 }
-#ifdef HAVE_PTHREADS
-
-/*
- * Tell the planner the writer thread's load with load(ctx), from now on
- * (NULL: no writer thread).
- */
-static void
-sfc_pipeline_set_load(struct sfc_pipeline *pl,
-    void (*load)(void *, struct pcapint_sfc_load *), void *ctx)
-{
-	pl->load = load;
-	pl->load_ctx = ctx;
-}
-#endif
 
 /* Free everything, writing nothing; for a dumper that never started. */
 static void
@@ -1487,9 +1178,8 @@ sfc_pipeline_free(struct sfc_pipeline *pl)
 }
 
 /*
- * Set the stages up to write to f with opts; offline as for the
- * planner.  0, or -1 with errbuf filled in and everything freed (f is
- * left open).
+ * Set the stages up to write to f; 0, or -1 with errbuf filled in and
+ * everything freed (f left open).
  */
 static int
 sfc_pipeline_open(struct sfc_pipeline *pl, FILE *f,
@@ -1497,9 +1187,7 @@ sfc_pipeline_open(struct sfc_pipeline *pl, FILE *f,
 {
 	memset(pl, 0, sizeof(*pl));
 	pl->codec = opts->codec;
-	/* The level, and with it the size of the blocks. */
-	if (pcapint_sfc_planner_init(&pl->planner, opts, offline,
-	    errbuf) != 0)
+	if (pcapint_sfc_planner_init(&pl->planner, opts, offline, errbuf) != 0)
 		return (-1);
 	pl->buf = malloc(pl->planner.block_size);
 	if (pl->buf == NULL)
@@ -1516,8 +1204,7 @@ sfc_pipeline_open(struct sfc_pipeline *pl, FILE *f,
 		if (pl->out == NULL)
 			goto nomem;
 	}
-	if (sfc_sink_init(&pl->sink, f, pl->codec, pl->enc,
-	    errbuf) != 0)
+	if (sfc_sink_init(&pl->sink, f, pl->codec, pl->enc, errbuf) != 0)
 		goto fail;
 	sfc_assembler_init(&pl->assembler, pl->buf,
 	    pl->planner.block_full, 0, sfc_pipeline_block_full, pl);
@@ -1531,10 +1218,7 @@ fail:
 	return (-1);
 }
 
-/*
- * The last block, the trailer, and raw closed (not the standard
- * output); everything is freed.  0, or -1 after an error.
- */
+/* The last block, the trailer, raw closed, and everything freed. */
 static int
 sfc_pipeline_close(struct sfc_pipeline *pl)
 {
@@ -1548,13 +1232,9 @@ sfc_pipeline_close(struct sfc_pipeline *pl)
 
 /* Every stage's figures, for pcap_dump_get_stats(). */
 static void
-sfc_pipeline_stats(struct sfc_pipeline *pl,
-    struct pcap_dump_stats *s)
+sfc_pipeline_stats(struct sfc_pipeline *pl, struct pcap_dump_stats *s)
 {
-	/*
-	 * Error first: once it is set, nothing more is written, so the
-	 * counts below cannot move on to a state it does not explain.
-	 */
+	/* Error first: once it is set, the counts below stop moving. */
 	s->error = __atomic_load_n(&pl->sink.err, __ATOMIC_ACQUIRE);
 	s->records_written = SFC_LOAD(pl->sink.records);
 	s->records = SFC_LOAD(pl->assembler.in_records);
@@ -1567,62 +1247,23 @@ sfc_pipeline_stats(struct sfc_pipeline *pl,
 #ifdef HAVE_PTHREADS
 
 /*
- * The compression helpers: compressing a dumper's blocks on more than
- * one CPU.
- *
- * Why: with a writer thread, copying a savefile into a compressed one
- * is bounded by that one thread, which copies every record out of the
- * ring into a block, compresses the block and write()s it, while the thread
- * reading the savefile mostly waits for room in the ring.  Compression
- * is almost all of the writer's CPU and each block is compressed on its
- * own, so blocks can be compressed side by side.
- *
- * How: a fixed set of SFC_JOBS_SLOTS slots, each with its input block,
- * output buffer and encoder.  The writer thread fills the slot of block
- * n, submits it, and goes on filling the next slot; helper threads take
- * the oldest submitted block, compress it and mark it done; the writer
- * thread write()s the blocks strictly in order, one write() per block as
- * without helpers, and reuses a slot only once its block is written.
- * When the writer thread needs a slot whose block is not compressed yet,
- * it compresses a queued block itself rather than wait idle, so with
- * one helper two CPUs compress.  Memory stays at SFC_JOBS_SLOTS blocks,
- * their output buffers and encoders, however many helpers there are.
- *
- * A writer that may run on one CPU only still gets one helper: then
- * the two take turns on that CPU, and what the helper buys is overlap.
- * A writer alone compresses a block, then blocks in write() while the
- * CPU idles, then compresses the next; with a helper, the next block is
- * compressed while write() waits, so a slow disk is kept busy all the
- * time and the CPU that compressing costs is no longer lost to it.
- * Taking turns costs two context switches per block.
- *
- * Everything shared (the slots' states, the queue, the stop request) is
- * under one mutex: it is taken a few times per block (1 MiB by
- * default), not per record, and a mutex hand-over is what orders the
- * slot's contents between the writer and a helper (the writer fills a
- * slot, then marks it queued under the mutex; a helper claims it under
- * the mutex, so it sees the filled block; the same the other way for
- * the results).
- *
- * Helper threads are started by the writer thread, so they inherit its
- * blocked signals, its CPU affinity (pinned to a CPU, they share its
- * CPU, and sfc_jobs_helpers() then starts one) and, on Linux, where
- * the nice value is per thread, its lowered priority.
- * They are named "pcap-compress" where threads can be named, as the
- * writer thread is named "pcap-writer", so they can be told apart in
- * top -H and ps -L.
+ * The compression helpers compress a dumper's blocks on other CPUs.
+ * Each of SFC_JOBS_SLOTS slots has its input, output and encoder: the
+ * writer thread fills and submits the slot of block n, helpers compress
+ * the oldest submitted block, and the writer write()s blocks strictly in
+ * order, compressing a queued block itself while it waits, and reuses a
+ * slot once its block is written.  On one CPU, a helper still compresses
+ * while the writer waits in write().  One mutex, taken a few times per
+ * block, guards the slots' states, the queue and the stop request, and
+ * orders a slot's contents between threads.  Helpers inherit the writer
+ * thread's signal mask, CPU affinity and (on Linux) nice value.
  */
 
 /*
- * Block slots.  Block number n (counted from 0 when the jobs start)
- * always goes in slot n % SFC_JOBS_SLOTS, and a slot is only filled
- * again once its previous block has been written, so when block n is
- * submitted block n - SFC_JOBS_SLOTS is on disk, whatever the threads
- * did: the planner bases the incompressible-block skip on exactly that
- * block's result, which keeps the output the same with and without
- * helpers.
- * Four slots (SFC_SKIP_LAG): one being filled, one for each of two
- * compressing threads, one compressed and waiting for its write().
+ * Block n always goes in slot n % SFC_JOBS_SLOTS, and a slot is filled
+ * again only once its block is written: when block n is submitted,
+ * block n - SFC_JOBS_SLOTS is on disk, the result the planner's skip
+ * uses, so that the file is the same with and without helpers.
  */
 #define	SFC_JOBS_SLOTS		SFC_SKIP_LAG
 #define	SFC_JOBS_MAX_HELPERS	(SFC_JOBS_SLOTS - 1)
@@ -1650,10 +1291,7 @@ struct sfc_jobs {
 	pthread_t	helper[SFC_JOBS_MAX_HELPERS];
 };
 
-/*
- * The CPUs the calling thread may run on: its affinity, which helpers
- * inherit, or the CPUs online; at least 1.
- */
+/* The CPUs the calling thread may run on (helpers inherit it); >= 1. */
 static u_int
 sfc_jobs_cpus(void)
 {
@@ -1664,10 +1302,6 @@ sfc_jobs_cpus(void)
 
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 #ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
-	/*
-	 * Helpers inherit the writer's affinity: count the CPUs it may
-	 * use, not the machine's.
-	 */
 	if (pthread_getaffinity_np(pthread_self(), sizeof(cpus), &cpus) == 0 &&
 	    CPU_COUNT(&cpus) < n)
 		n = CPU_COUNT(&cpus);
@@ -1675,30 +1309,7 @@ sfc_jobs_cpus(void)
 	return (n > 1 ? (u_int)n : 1);
 }
 
-/*
- * How many helper threads a writer thread should start: one less than
- * the CPUs it may run on, at most SFC_JOBS_MAX_HELPERS, and one on a
- * single CPU, where the helper compresses while the writer waits in
- * write().  Call it on the writer thread.
- */
-static u_int
-sfc_jobs_helpers(void)
-{
-	u_int n = sfc_jobs_cpus();
-
-	/* On one CPU, one helper: see the top of this section. */
-	if (n <= 1)
-		return (1);
-	if (n - 1 > SFC_JOBS_MAX_HELPERS)
-		return (SFC_JOBS_MAX_HELPERS);
-	return (n - 1);
-}
-
-/*
- * The queued block with the lowest number, claimed for the caller, or
- * -1; under the lock.  Oldest first, because the writer writes in order
- * and waits for the oldest.
- */
+/* Under the lock: claim the oldest queued block, or -1. */
 static int
 jobs_claim(struct sfc_jobs *j)
 {
@@ -1762,10 +1373,7 @@ jobs_free(struct sfc_jobs *j)
 	free(j);
 }
 
-/*
- * Stop and join the helpers and free everything; blocks still queued
- * are thrown away (the caller waited for those it wanted).
- */
+/* Stop and join the helpers and free everything, queued blocks too. */
 static void
 sfc_jobs_stop(struct sfc_jobs *j)
 {
@@ -1781,10 +1389,8 @@ sfc_jobs_stop(struct sfc_jobs *j)
 }
 
 /*
- * Allocate the slots, each with its own encoder, and start nhelpers
- * helper threads, from the calling thread (the writer thread), whose
- * signal mask, CPU affinity and, on Linux, nice value they inherit.
- * Returns NULL with errbuf filled in on failure.
+ * The slots, each with its encoder, and nhelpers helpers started from
+ * the writer thread; NULL with errbuf filled in on failure.
  */
 static struct sfc_jobs *
 sfc_jobs_start(const struct pcapint_sfc_encoder *codec, int level,
@@ -1838,13 +1444,6 @@ sfc_jobs_start(const struct pcapint_sfc_encoder *codec, int level,
 	return (j);
 }
 
-/* How many helpers were started. */
-static u_int
-sfc_jobs_nhelpers(struct sfc_jobs *j)
-{
-	return (j->nhelpers);
-}
-
 /* The slot of block n, for the writer thread to fill. */
 static struct pcapint_sfc_block *
 sfc_jobs_slot(struct sfc_jobs *j, uint64_t n)
@@ -1859,11 +1458,8 @@ sfc_jobs_submit(struct sfc_jobs *j, uint64_t n)
 	int i = (int)(n % SFC_JOBS_SLOTS);
 
 	/*
-	 * A block to be stored is only copied into its container: doing
-	 * that here, while the block is in this CPU's cache, is cheaper
-	 * than handing it to another CPU.  On 200 MB of random 1518-byte
-	 * frames, where nearly every block is stored, the hand-over made
-	 * the copy slower than without helpers.
+	 * Storing a block is one copy, cheaper here, while the block is in
+	 * this CPU's cache, than handed to another CPU.
 	 */
 	if (!j->slot[i].try_codec)
 		pcapint_sfc_block_compress(j->codec, &j->slot[i]);
@@ -1877,33 +1473,22 @@ sfc_jobs_submit(struct sfc_jobs *j, uint64_t n)
 	pthread_mutex_unlock(&j->lock);
 }
 
-/* 1 if block n is compressed (sfc_jobs_wait() would not wait). */
-static int
-sfc_jobs_ready(struct sfc_jobs *j, uint64_t n)
-{
-	int i = (int)(n % SFC_JOBS_SLOTS), ready;
-
-	pthread_mutex_lock(&j->lock);
-	ready = j->state[i] == SLOT_DONE;
-	pthread_mutex_unlock(&j->lock);
-	return (ready);
-}
-
 /*
- * Wait until block n is compressed, compressing queued blocks on this
- * thread meanwhile, and give its slot back to the caller.
+ * Block n's slot once it is compressed, compressing queued blocks
+ * meanwhile; NULL if it is not and !wait.
  */
 static struct pcapint_sfc_block *
-sfc_jobs_wait(struct sfc_jobs *j, uint64_t n)
+sfc_jobs_wait(struct sfc_jobs *j, uint64_t n, int wait)
 {
 	int i = (int)(n % SFC_JOBS_SLOTS), k;
 
 	pthread_mutex_lock(&j->lock);
 	while (j->state[i] != SLOT_DONE) {
-		/*
-		 * Not done: help rather than wait, oldest first, which
-		 * is block n itself unless a helper has it already.
-		 */
+		if (!wait) {
+			pthread_mutex_unlock(&j->lock);
+			return (NULL);
+		}
+		/* Help rather than wait, oldest first. */
 		k = jobs_claim(j);
 		if (k != -1)
 			jobs_run(j, k);
@@ -1916,31 +1501,12 @@ sfc_jobs_wait(struct sfc_jobs *j, uint64_t n)
 }
 
 /*
- * The glue of a dumper's writer thread (sf-writer.c) and its
- * compression helpers (above).  Built with pthreads only; without them,
- * the stubs after this section stand in for it.
- *
- * The application's thread, in pcap_dump(), only hands whole records to
- * the writer's ring.  The writer thread runs the dumper's stages (the
- * pipeline above) on them, exactly as the application's thread does
- * without a writer thread, so the file is the same byte for byte; with
- * helpers, the codec stage of several blocks runs at once.
- */
-
-/*
- * Copying a savefile through a writer thread, the capture waits for
- * room in the ring instead of dropping (see sf-writer.c), so the ring
- * must hold the largest record there can be, or that record could
- * never go in: at least this much, whatever size was asked for.
+ * The writer thread's glue.  Copying a savefile, the reading waits for
+ * room in the ring rather than drop, so the ring must hold the largest
+ * record; and the ring is then always full, so that a larger one only
+ * costs page faults.
  */
 #define	SFC_MIN_BLOCKING_RING	(MAXIMUM_SNAPLEN + PCAP_REC_HDR_LEN)
-
-/*
- * ... and at most this much: reading a savefile is faster than any
- * writer, so the ring is always full and the reading waits for room
- * whatever its size, and every page of a larger ring is only one more
- * page fault the first time round.
- */
 #define	SFC_MAX_BLOCKING_RING	(4 * 1024 * 1024)
 
 struct sfc_thr {
@@ -1948,21 +1514,14 @@ struct sfc_thr {
 	struct sfc_pipeline *pl;	/* the writer thread's */
 
 	/*
-	 * The application's side: records written to the FILE * as
-	 * bytes, assembled whole in the stage before they go to the
-	 * ring, so that a record the ring has no room for is dropped
-	 * whole and counted, never torn.
+	 * Records fwrite() as bytes are assembled whole here, so that one
+	 * the ring cannot take is dropped whole, never torn.
 	 */
 	struct sfc_assembler stage;
-	u_char	*stage_buf;
 	int	oversized;	/* the record is larger than the stage */
 	uint64_t too_big;	/* such records, dropped */
 
-	/*
-	 * Blocks compressed in parallel (the compression helpers), on the
-	 * writer thread only: the assembler then fills the input of the
-	 * slot of block job_next.
-	 */
+	/* The compression helpers; the assembler fills slot job_next. */
 	struct sfc_jobs *jobs;
 	int	jobs_tried;
 	u_int	jobs_cpus;	/* CPUs the writer and its helpers may use */
@@ -1970,12 +1529,8 @@ struct sfc_thr {
 	uint64_t job_written;	/* ... of them written (or dropped) */
 
 	/*
-	 * A copy of a savefile: the CPU clock of the thread that opened
-	 * the dumper, which is the one that reads the savefile and calls
-	 * pcap_dump() in every program we know of, for the level
-	 * controller's rule for copies.  Were another thread to call
-	 * pcap_dump(), the producer would seem to cost nothing, and that
-	 * rule would only compress less.
+	 * Copying a savefile: the CPU clock of the thread that opened the
+	 * dumper, taken to be the one that calls pcap_dump().
 	 */
 	int	have_producer_clock;
 	clockid_t producer_clock;
@@ -1983,9 +1538,8 @@ struct sfc_thr {
 };
 
 /*
- * Write the compressed blocks in order: all of those submitted before
- * block upto, waiting for them if need be, then any that are ready.
- * After an error they are dropped unwritten, their records lost.
+ * Write, in order, the blocks submitted before upto (waiting for them),
+ * then any that are ready; after an error they are dropped.
  */
 static void
 sfc_jobs_collect(struct sfc_thr *t, uint64_t upto)
@@ -1993,20 +1547,16 @@ sfc_jobs_collect(struct sfc_thr *t, uint64_t upto)
 	struct pcapint_sfc_block *b;
 
 	while (t->job_written < t->job_next) {
-		if (t->job_written >= upto &&
-		    !sfc_jobs_ready(t->jobs, t->job_written))
+		b = sfc_jobs_wait(t->jobs, t->job_written,
+		    t->job_written < upto);
+		if (b == NULL)
 			break;
-		b = sfc_jobs_wait(t->jobs, t->job_written);
 		(void)sfc_pipeline_write(t->pl, b);
 		t->job_written++;
 	}
 }
 
-/*
- * The assembler's block_full with helpers: plan the full block, hand it
- * to the compressing threads and go on in the next slot, once the
- * block that was in it before is written.
- */
+/* block_full with helpers: plan, submit, and fill the next free slot. */
 static int
 sfc_jobs_block_full(void *ctx)
 {
@@ -2025,38 +1575,35 @@ sfc_jobs_block_full(void *ctx)
 	t->job_next++;
 	sfc_jobs_collect(t, t->job_next >= SFC_JOBS_SLOTS ?
 	    t->job_next - SFC_JOBS_SLOTS + 1 : 0);
-	sfc_assembler_next(a,
-	    sfc_jobs_slot(t->jobs, t->job_next)->in,
+	sfc_assembler_next(a, sfc_jobs_slot(t->jobs, t->job_next)->in,
 	    pl->planner.block_full);
 	return (pl->sink.err != 0 ? -1 : 0);
 }
 
 /*
- * On the writer thread, at its first records: compress on more than one
- * CPU if it may use more than one.  Without helpers, or if they cannot
- * be had, blocks are compressed on the writer thread, into the same
- * file; a failure here costs speed, not data, so it is not an error.
+ * At the writer thread's first records, start the helpers; without them
+ * blocks are compressed on the writer thread: speed lost, not data.
  */
 static void
 sfc_jobs_begin(struct sfc_thr *t)
 {
 	struct sfc_pipeline *pl = t->pl;
 	struct sfc_assembler *a = &pl->assembler;
-	struct pcapint_sfc_block *b;
 	char ebuf[PCAP_ERRBUF_SIZE];
 	u_int n;
 
 	t->jobs_tried = 1;
-	if (!pl->codec->compresses || (n = sfc_jobs_helpers()) == 0)
+	if (!pl->codec->compresses)
 		return;
+	/* One helper fewer than CPUs, but one on a single CPU. */
 	t->jobs_cpus = sfc_jobs_cpus();
+	n = t->jobs_cpus > 1 ? t->jobs_cpus - 1 : 1;
 	t->jobs = sfc_jobs_start(pl->codec, pl->planner.level,
 	    pl->planner.block_size, n, ebuf);
 	if (t->jobs == NULL)
 		return;
 	/* The file header, or whatever is in the block, moves over. */
-	b = sfc_jobs_slot(t->jobs, 0);
-	sfc_assembler_redirect(a, b->in, sfc_jobs_block_full, t);
+	sfc_assembler_redirect(a, t->jobs->slot[0].in, sfc_jobs_block_full, t);
 }
 
 /* After the writer thread is gone: everything is written or lost. */
@@ -2071,15 +1618,13 @@ sfc_jobs_end(struct sfc_thr *t)
 	sfc_jobs_stop(t->jobs);
 	t->jobs = NULL;
 	sfc_assembler_next(a, pl->buf, a->full);
-	sfc_assembler_redirect(a, pl->buf,
-	    sfc_pipeline_block_full, pl);
+	sfc_assembler_redirect(a, pl->buf, sfc_pipeline_block_full, pl);
 }
 
 /*
- * The application's side.  A record that arrives as bytes (only callers
- * of fwrite() other than pcap_dump() do that) is assembled in the stage
- * and goes to the ring once whole; one larger than the stage is counted
- * and dropped.  No system call, lock or allocation here.
+ * The application's side: a record fwrite() as bytes goes to the ring
+ * once whole, or is counted and dropped if larger than the stage.  No
+ * system call, lock or allocation here.
  */
 static int
 sfc_stage_full(void *ctx)
@@ -2105,12 +1650,6 @@ sfc_stage_record_end(void *ctx)
 	sfc_assembler_next(&t->stage, t->stage.buf, t->stage.full);
 }
 
-/*
- * On the application's thread: bytes fwrite() to the dumper, and a
- * whole record from pcap_dump() (0 taken, -1 to go the long way,
- * through fwrite()); a flush and the statistics the thread keeps are
- * below.
- */
 static void
 sfc_thr_write(struct sfc_thr *t, const u_char *p, size_t len)
 {
@@ -2121,7 +1660,7 @@ static int
 sfc_thr_record(struct sfc_thr *t, const void *hdr,
     const u_char *data, bpf_u_int32 caplen)
 {
-	/* Someone fwrite()s part of a record: take the long way. */
+	/* Part of a record was fwrite(): take the long way. */
 	if (!SFC_AT_RECORD_BOUNDARY(&t->stage))
 		return (-1);
 	(void)pcapint_writer_put2(t->writer, hdr, PCAP_REC_HDR_LEN, data,
@@ -2157,62 +1696,52 @@ static const struct pcapint_writer_ops sfc_thr_ops = {
 	sfc_thr_consume, sfc_thr_writer_flush
 };
 
-/*
- * The producer's CPU time since the last call; 0 the first time, and
- * when its clock is gone (the thread has ended) or went backwards.
- */
-static uint64_t
-sfc_thr_producer_ns(struct sfc_thr *t)
-{
-	struct timespec ts;
-	uint64_t now, d;
-
-	if (clock_gettime(t->producer_clock, &ts) != 0) {
-		t->have_producer_clock = 0;
-		return (0);
-	}
-	now = SFC_TIMESPEC_NS(ts);
-	d = t->producer_last != 0 && now > t->producer_last ?
-	    now - t->producer_last : 0;
-	t->producer_last = now;
-	return (d);
-}
-
 /* The planner's view of the writer's load, on the writer thread. */
 static void
 sfc_thr_load(void *ctx, struct pcapint_sfc_load *load)
 {
 	struct sfc_thr *t = ctx;
+	struct timespec ts;
+	uint64_t now;
 
 	load->backlog = pcapint_writer_backlog(t->writer);
 	load->ring_size = pcapint_writer_ring_size(t->writer);
 	load->threads = 1;
 	load->cpus = 1;
 	if (t->jobs != NULL) {
-		load->threads += sfc_jobs_nhelpers(t->jobs);
+		load->threads += t->jobs->nhelpers;
 		load->cpus = t->jobs_cpus;
 	}
-	if (t->have_producer_clock)
-		load->producer_ns = sfc_thr_producer_ns(t);
+	/*
+	 * The producer's CPU time since the last call: 0 the first time, or
+	 * if its clock is gone (the thread ended) or went backwards.
+	 */
+	if (!t->have_producer_clock)
+		return;
+	if (clock_gettime(t->producer_clock, &ts) != 0) {
+		t->have_producer_clock = 0;
+		return;
+	}
+	now = SFC_TIMESPEC_NS(ts);
+	load->producer_ns = t->producer_last != 0 && now > t->producer_last ?
+	    now - t->producer_last : 0;
+	t->producer_last = now;
 }
 
 static void
 sfc_thr_free(struct sfc_thr *t)
 {
-	free(t->stage_buf);
 	free(t);
 }
 
 /*
- * Start the writer thread of a dumper whose options ask for one, once
- * the file header is in the first block, so that the ring carries
- * nothing but records; from then on the thread owns pl.  0 with *tp
- * NULL if the options ask for none, or -1 with p's errbuf filled in.
+ * Start the writer thread if the options ask for one, once the file
+ * header is in the first block, so that the ring carries only records;
+ * it owns pl from then on.  0 (*tp NULL if none), or -1 with p's errbuf.
  */
 static int
 sfc_thr_start(struct sfc_thr **tp,
-    struct sfc_pipeline *pl, pcap_t *p,
-    const struct pcap_dump_options *opts)
+    struct sfc_pipeline *pl, pcap_t *p, const struct pcap_dump_options *opts)
 {
 	struct pcapint_writer_params params;
 	struct sfc_thr *t;
@@ -2225,11 +1754,7 @@ sfc_thr_start(struct sfc_thr **tp,
 	params.ring_size = opts->ring_size;
 	params.cpu = opts->cpu;
 	params.nice_incr = opts->nice_incr;
-	/*
-	 * Records read from a savefile: nothing overflows if the reading
-	 * waits, and a record dropped would be a real loss in the copy,
-	 * so wait for room instead.
-	 */
+	/* Copying a savefile: wait for room, as a record dropped is lost. */
 	if (p->rfile != NULL) {
 		params.blocking = 1;
 		if (params.ring_size < SFC_MIN_BLOCKING_RING)
@@ -2237,7 +1762,9 @@ sfc_thr_start(struct sfc_thr **tp,
 		if (params.ring_size > SFC_MAX_BLOCKING_RING)
 			params.ring_size = SFC_MAX_BLOCKING_RING;
 	}
-	t = calloc(1, sizeof(*t));
+	/* The stage's buffer follows the structure. */
+	stage_size = PCAP_REC_HDR_LEN + MAXIMUM_SNAPLEN;
+	t = calloc(1, sizeof(*t) + stage_size);
 	if (t == NULL) {
 		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "malloc");
@@ -2249,23 +1776,16 @@ sfc_thr_start(struct sfc_thr **tp,
 		t->have_producer_clock =
 		    pthread_getcpuclockid(pthread_self(), &t->producer_clock) == 0;
 #endif
-	stage_size = PCAP_REC_HDR_LEN + MAXIMUM_SNAPLEN;
-	t->stage_buf = malloc(stage_size);
-	if (t->stage_buf == NULL) {
-		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
-		sfc_thr_free(t);
-		return (-1);
-	}
 	/* The file header is in the first block already. */
-	sfc_assembler_init(&t->stage, t->stage_buf, stage_size, 1,
+	sfc_assembler_init(&t->stage, (u_char *)(t + 1), stage_size, 1,
 	    sfc_stage_full, t);
 	t->stage.record_end = sfc_stage_record_end;
 	/* Set before the thread starts, which may ask for it at once. */
-	sfc_pipeline_set_load(pl, sfc_thr_load, t);
+	pl->load = sfc_thr_load;
+	pl->load_ctx = t;
 	t->writer = pcapint_writer_start(&params, &sfc_thr_ops, t, p->errbuf);
 	if (t->writer == NULL) {
-		sfc_pipeline_set_load(pl, NULL, NULL);
+		pl->load = NULL;
 		sfc_thr_free(t);
 		return (-1);
 	}
@@ -2273,10 +1793,7 @@ sfc_thr_start(struct sfc_thr **tp,
 	return (0);
 }
 
-/*
- * The writer gave up on a savefile that took no data for 10 seconds:
- * the sink's sticky error, and its message, say so.
- */
+/* The writer gave up on a stalled savefile: a sticky error says so. */
 static void
 sfc_thr_stalled(struct sfc_thr *t, int err)
 {
@@ -2296,11 +1813,7 @@ sfc_thr_flush(struct sfc_thr *t)
 	return (err != 0 ? -1 : 0);
 }
 
-/*
- * With a writer thread, a record handed to pcap_dump() is in the ring,
- * dropped (ring full, or too large to stage) or refused after the
- * error; those are counted on this side.
- */
+/* Records dropped (ring full, too large) are counted on this side. */
 static void
 sfc_thr_stats(struct sfc_thr *t, struct pcap_dump_stats *s)
 {
@@ -2313,80 +1826,35 @@ sfc_thr_stats(struct sfc_thr *t, struct pcap_dump_stats *s)
 	s->ring_size = ws.ring_size;
 }
 
-/*
- * Drain the ring, join the thread and free it, after which the calling
- * thread owns the pipeline again.
- */
+/* Drain the ring and join the thread; the caller owns pl again. */
 static void
 sfc_thr_stop(struct sfc_thr *t)
 {
 	sfc_thr_stalled(t, pcapint_writer_stop(t->writer));
 	t->writer = NULL;
 	sfc_jobs_end(t);
-	sfc_pipeline_set_load(t->pl, NULL, NULL);
+	t->pl->load = NULL;
 	sfc_thr_free(t);
 }
 #else
 
-/*
- * Without pthreads there is no writer thread (the options refuse one):
- * a dumper's thread is always NULL.
- */
+/* Without pthreads there is no writer thread: a dumper's thr is NULL. */
 struct sfc_thr;
-
-static int
-sfc_thr_start(struct sfc_thr **tp,
-    struct sfc_pipeline *pl _U_, pcap_t *p _U_,
-    const struct pcap_dump_options *opts _U_)
-{
-	*tp = NULL;
-	return (0);
-}
-
-static void
-sfc_thr_write(struct sfc_thr *t _U_, const u_char *p _U_,
-    size_t len _U_)
-{
-}
-
-static int
-sfc_thr_record(struct sfc_thr *t _U_, const void *hdr _U_,
-    const u_char *data _U_, bpf_u_int32 caplen _U_)
-{
-	return (-1);
-}
-
-static int
-sfc_thr_flush(struct sfc_thr *t _U_)
-{
-	return (0);
-}
-
-static void
-sfc_thr_stats(struct sfc_thr *t _U_,
-    struct pcap_dump_stats *s _U_)
-{
-}
-
-static void
-sfc_thr_stop(struct sfc_thr *t _U_)
-{
-}
+#define	sfc_thr_start(tp, pl, p, opts)		(*(tp) = NULL, 0)
+#define	sfc_thr_write(t, p, len)		((void)0)
+#define	sfc_thr_record(t, hdr, data, caplen)	(-1)
+#define	sfc_thr_flush(t)			(0)
+#define	sfc_thr_stats(t, s)			((void)0)
+#define	sfc_thr_stop(t)				((void)0)
 #endif
 
 /*
  * The dumper.  A pcap_dumper_t * must stay a FILE * (applications call
- * pcap_dump_file() and some cast the handle), so the dumper is a
- * fopencookie() (or funopen()) stream whose write function hands the
- * bytes to the first stage.  The stream is unbuffered, so each fwrite()
- * is one copy into the block.  The state behind a stream is found
- * through a small registry when opening, flushing, asking for
- * statistics and closing.
- * pcap_dump() does not go through stdio at all: it hands each record
- * to pcapint_dump_compress_record(), which finds the state through a
- * one-entry per-thread cache of that registry and copies header and
- * data straight into the block; the two unbuffered fwrite() calls and
- * the cookie call it saves cost more per record than the copy itself.
+ * pcap_dump_file(), some cast it), so it is an unbuffered fopencookie()
+ * or funopen() stream whose write function feeds the assembler; the
+ * state behind a stream is found through a registry.  pcap_dump() skips
+ * stdio: pcapint_dump_compress_record() finds the state through a
+ * per-thread cache of the registry and copies the record into the block.
  */
 struct sfc_dumper {
 	struct sfc_dumper *next;	/* in the registry */
@@ -2395,9 +1863,7 @@ struct sfc_dumper {
 	struct sfc_thr *thr;	/* NULL without a writer thread */
 };
 
-/*
- * The registry: FILE * of each open compressed dumper -> its state.
- */
+/* The registry: each open dumper's FILE * to its state. */
 #ifdef HAVE_PTHREADS
 static pthread_mutex_t sfc_lock = PTHREAD_MUTEX_INITIALIZER;
 #define	SFC_LOCK()	pthread_mutex_lock(&sfc_lock)
@@ -2410,11 +1876,9 @@ static pthread_mutex_t sfc_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sfc_dumper *sfc_dumpers;
 
 /*
- * pcap_dump()'s cache of the registry: the last FILE this thread dumped
- * to and its dumper (NULL for a plain dumper), valid while the
- * registry's generation, bumped by every change, is the one it was
- * looked up in.  Generation 0 means no compressed dumper was ever
- * opened, which keeps plain dumpers from ever taking the lock.
+ * pcap_dump()'s per-thread cache of the registry, valid while the
+ * generation (bumped by every change) is unchanged; generation 0 (no
+ * dumper ever opened) keeps plain dumpers off the lock.
  */
 static u_int sfc_generation;
 static thread_local FILE *sfc_hot_fp;
@@ -2495,15 +1959,10 @@ pcapint_dump_compress_record(FILE *fp, const void *hdr, const u_char *data,
 		return (-1);
 	if (d->thr != NULL)
 		return (sfc_thr_record(d->thr, hdr, data, caplen));
-	return (sfc_assemble_record(&d->pl.assembler, hdr, data,
-	    caplen));
+	return (sfc_assemble_record(&d->pl.assembler, hdr, data, caplen));
 }
 
-/*
- * ftell() on the dumper, which is how pcap_dump_ftell64() and tcpdump's
- * -C find the file size: report the bytes on disk.  Nothing else can
- * seek in a compressed stream.
- */
+/* ftell() only (pcap_dump_ftell64(), tcpdump -C): the bytes on disk. */
 static int
 sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *pos, int whence)
 {
@@ -2513,7 +1972,8 @@ sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *pos, int whence)
 		errno = ESPIPE;
 		return (-1);
 	}
-	*pos = (SFC_COOKIE_OFF_T)sfc_sink_tell(&d->pl.sink);
+	*pos = (SFC_COOKIE_OFF_T)(d->pl.sink.base +
+	    (int64_t)SFC_LOAD(d->pl.sink.out_bytes));
 	return (0);
 }
 
@@ -2524,24 +1984,15 @@ sfc_cookie_close(void *cookie)
 	int ret;
 
 	sfc_unregister(d);
-	/*
-	 * Drain the ring and join the thread; from then on this thread
-	 * owns everything again.
-	 */
 	if (d->thr != NULL)
 		sfc_thr_stop(d->thr);
-	d->thr = NULL;
 	ret = sfc_pipeline_close(&d->pl);
 	free(d);
 	return (ret);
 }
 
 #ifndef HAVE_FOPENCOOKIE
-/*
- * funopen()'s write and seek functions, where the C library has it
- * instead of fopencookie(): the same, with an int count and the offset
- * passed by value (fpos_t is an off_t there).
- */
+/* funopen() takes an int count, and the offset by value. */
 static int
 sfc_funopen_write(void *cookie, const char *data, int size)
 {
@@ -2553,9 +2004,7 @@ sfc_funopen_seek(void *cookie, off_t offset, int whence)
 {
 	SFC_COOKIE_OFF_T o = offset;
 
-	if (sfc_cookie_seek(cookie, &o, whence) == -1)
-		return (-1);
-	return (o);
+	return (sfc_cookie_seek(cookie, &o, whence) == -1 ? -1 : o);
 }
 #endif
 
@@ -2586,11 +2035,8 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 		goto fail;
 	}
 	if (sfc_pipeline_open(&d->pl, f, opts, p->rfile != NULL,
-	    p->errbuf) != 0) {
-		free(d);
-		d = NULL;
+	    p->errbuf) != 0)
 		goto fail;
-	}
 #ifdef HAVE_FOPENCOOKIE
 	d->fp = fopencookie(d, "w", fns);
 #else
@@ -2601,29 +2047,19 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "cannot open the compressing stream");
 		sfc_pipeline_free(&d->pl);
-		free(d);
 		goto fail;
 	}
-	/*
-	 * Unbuffered: every fwrite() of pcap_dump() goes straight into
-	 * the block, instead of being copied into a stdio buffer first.
-	 */
 	setvbuf(d->fp, NULL, _IONBF, 0);
 	sfc_register(d);
 	/*
-	 * pcap_dump_fopen() writes the file header through the cookie,
-	 * which cannot fail; it can only refuse the link-layer type, and
-	 * then leaves the stream open.  Closing it closes f.
+	 * pcap_dump_fopen() can only refuse the link-layer type, and then
+	 * leaves the stream open; closing it closes f.
 	 */
 	pd = pcap_dump_fopen(p, d->fp);
 	if (pd == NULL) {
 		(void)fclose(d->fp);
 		return (NULL);
 	}
-	/*
-	 * The writer thread starts only now, with the file header in the
-	 * block, so that the ring carries nothing but records.
-	 */
 	if (sfc_thr_start(&d->thr, &d->pl, p, opts) != 0) {
 		/* Leave an empty file: write nothing on close. */
 		sfc_sink_give_up(&d->pl.sink, ECANCELED, NULL);
@@ -2633,6 +2069,7 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 	return (pd);
 
 fail:
+	free(d);
 	/* As documented, f is closed on failure (but not stdout). */
 	if (f != stdout)
 		(void)fclose(f);
@@ -2674,10 +2111,7 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 		}
 	}
 	d = pcap_dump_fopen_with_options(p, f, opts);
-	/*
-	 * A dumper that cannot start leaves no empty file behind where
-	 * there was none.
-	 */
+	/* Leave no empty file behind where there was none. */
 	if (d == NULL && !existed)
 		(void)unlink(fname);
 	return (d);
@@ -2731,19 +2165,8 @@ pcap_dump_geterr(pcap_dumper_t *pd)
 }
 #else /* SFC_DUMPER */
 
-/*
- * Dumpers with options where there is neither fopencookie() nor
- * funopen() (or no __atomic builtins): a dumper cannot be both a FILE * and compress.  The calls
- * exist all the same: with no options they open the plain dumper, as
- * the dumper above does, and with options they fail with a clear
- * message.
- */
 #define	SFC_NO_DUMPER	"compressed savefiles are not supported on this platform"
 
-/*
- * No options give the plain dumper here too, so that a program needs
- * only the one opener; options are refused.
- */
 pcap_dumper_t *
 pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
     const pcap_dump_options_t *opts)
@@ -2795,11 +2218,7 @@ pcap_dump_geterr(pcap_dumper_t *d _U_)
 #endif /* SFC_DUMPER */
 #if !defined(SFC_DUMPER) || !defined(HAVE_PTHREADS)
 
-/*
- * No writer thread can be built without pthreads and a dumper (the
- * options refuse one without pthreads): there is no writer thread to
- * cancel, so a plain write() for the sink.
- */
+/* No writer thread to cancel: a plain write(). */
 ptrdiff_t
 pcapint_writer_write_cancellable(int fd, const void *buf, size_t len)
 {
@@ -2808,10 +2227,8 @@ pcapint_writer_write_cancellable(int fd, const void *buf, size_t len)
 #endif
 
 /*
- * Flush a dumper, take its final figures and error message and close
- * it: what a pcap_dump_close_async() handler is told.  Returns 0 or
- * PCAP_ERROR; *stp is NULL if there are no figures (a plain dumper),
- * msg empty if no error.
+ * Flush, take the final figures and message, and close: what a
+ * pcap_dump_close_async() handler is told (*stp NULL for a plain dumper).
  */
 static int
 dump_close_report(pcap_dumper_t *d, struct pcap_dump_stats *st,
@@ -2820,10 +2237,7 @@ dump_close_report(pcap_dumper_t *d, struct pcap_dump_stats *st,
 	const char *e;
 	int status;
 
-	/*
-	 * Flush first, which waits for the ring to drain: the figures
-	 * taken after it are final (close only adds a trailer).
-	 */
+	/* Once the flush has drained the ring, the figures are final. */
 	status = pcap_dump_flush(d) == -1 ? PCAP_ERROR : 0;
 	memset(st, 0, sizeof(*st));
 	*stp = pcap_dump_get_stats(d, st, sizeof(*st)) == 0 ? st : NULL;
@@ -2839,25 +2253,12 @@ dump_close_report(pcap_dumper_t *d, struct pcap_dump_stats *st,
 #if defined(SFC_DUMPER) && defined(HAVE_PTHREADS)
 
 /*
- * Closing a dumper in the background: pcap_dump_close_async() and
- * pcap_dump_close_async_wait(); see pcap_dump_close_async(3PCAP).
- *
- * pcap_dump_close() of a dumper with a writer thread drains the ring
- * and joins the thread, which takes as long as the disk needs for what
- * is still in the ring: tens of megabytes behind a slow disk.  A program
- * that rotates files (tcpdump -C, -G) would stall its capture for that
- * long at every switch, which is what the writer thread is there to
- * avoid.  So it can hand the old dumper to a closing thread and go on
- * capturing into the next file at once; the old file's writer thread
- * keeps writing in the meantime, and the closing thread reports each
- * file, in the order they were handed over, once it is complete.
- *
- * One closing thread serves a queue and leaves when the queue is empty,
- * so an idle program keeps no thread of ours.  It blocks every signal,
- * like the writer threads, but calls the handler with the signal mask of
- * the thread that handed the dumper over: a handler that starts a
- * program (tcpdump's -z) must not pass a mask with everything blocked
- * on to it.
+ * Closing in the background: a dumper's writer thread may take long to
+ * drain its ring, and a program that rotates files (tcpdump -C, -G) must
+ * not stall its capture meanwhile.  One closing thread serves a queue,
+ * in order, and leaves when it is empty.  It blocks every signal but
+ * calls the handler with the mask of the thread that handed the dumper
+ * over, which a handler that runs a program (tcpdump -z) passes on.
  */
 struct close_req {
 	struct close_req *next;
@@ -2924,10 +2325,8 @@ pcap_dump_close_async(pcap_dumper_t *d, pcap_dump_close_handler done,
 	sigset_t all, old;
 	int err;
 
-	if (d == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dumper");
-		return (PCAP_ERROR);
-	}
+	if (d == NULL)
+		return (sfc_error(errbuf, "NULL dumper"));
 	r = calloc(1, sizeof(*r));
 	if (r == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
@@ -2979,10 +2378,7 @@ pcap_dump_close_async_wait(u_int max_pending)
 }
 #else
 
-/*
- * Without a writer thread, closing never waits for a ring to drain:
- * pcap_dump_close_async() closes at once and tells the handler.
- */
+/* Without a writer thread, closing never waits: close at once. */
 int
 pcap_dump_close_async(pcap_dumper_t *d, pcap_dump_close_handler done,
     void *user, char *errbuf)
@@ -2992,10 +2388,8 @@ pcap_dump_close_async(pcap_dumper_t *d, pcap_dump_close_handler done,
 	char msg[PCAP_ERRBUF_SIZE];
 	int status;
 
-	if (d == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "NULL dumper");
-		return (PCAP_ERROR);
-	}
+	if (d == NULL)
+		return (sfc_error(errbuf, "NULL dumper"));
 	status = dump_close_report(d, &st, &stp, msg, sizeof(msg));
 	if (done != NULL)
 		done(user, status, stp, msg[0] != '\0' ? msg : NULL);
