@@ -28,15 +28,14 @@
  */
 
 /*
- * Write a savefile through a dumper with options, in the container
- * named on the command line, and read it back with pcap_open_offline(),
- * record for record.  The records are generated, so the program needs
- * no capture device and no input file.  Their lengths run from 1 byte
- * to more than a block, and every few records hold bytes that do not
- * compress, so that the file has compressed and stored blocks and
- * records that span blocks.
+ * Write a savefile through a dumper with options in the codec named on
+ * the command line, then read it back with pcap_open_offline(), record
+ * for record.  The records are generated: 1 byte to more than a block
+ * long, every fifth one of bytes that do not compress, so that the file
+ * has compressed and stored blocks and records that span blocks.
  */
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,10 +62,20 @@
 
 static const char *program_name;
 
-/*
- * Record i: its header and its bytes, a function of i alone, so that
- * the reader can check what it reads without keeping what was written.
- */
+static void
+fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ERROR: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+/* Record i is a function of i alone, so the reader can check it. */
 static void
 make_record(unsigned i, struct pcap_pkthdr *h, u_char *data)
 {
@@ -79,8 +88,7 @@ make_record(unsigned i, struct pcap_pkthdr *h, u_char *data)
 	h->len = h->caplen + (i % 3 == 0 ? 100 : 0);
 	for (j = 0; j < h->caplen; j++) {
 		if (i % 5 == 0) {
-			/* xorshift: bytes that do not compress */
-			x ^= x << 13;
+			x ^= x << 13;	/* xorshift */
 			x ^= x >> 17;
 			x ^= x << 5;
 			data[j] = (u_char)x;
@@ -89,7 +97,7 @@ make_record(unsigned i, struct pcap_pkthdr *h, u_char *data)
 	}
 }
 
-static int
+static void
 write_file(const char *path, const char *codec, int writer_thread)
 {
 	char errbuf[PCAP_ERRBUF_SIZE];
@@ -101,53 +109,37 @@ write_file(const char *path, const char *codec, int writer_thread)
 	pcap_t *p;
 	unsigned i;
 
-	p = pcap_open_dead(DLT_EN10MB, SNAPLEN);
-	if (p == NULL) {
-		fprintf(stderr, "ERROR: pcap_open_dead failed\n");
-		return EX_SOFTWARE;
-	}
+	if ((p = pcap_open_dead(DLT_EN10MB, SNAPLEN)) == NULL)
+		fail(EX_SOFTWARE, "pcap_open_dead failed");
 	opts = pcap_dump_options_create(errbuf);
 	if (opts == NULL ||
 	    pcap_dump_options_set_compression(opts, codec, errbuf) != 0 ||
 	    pcap_dump_options_set_block_size(opts, BLOCK_SIZE, errbuf) != 0 ||
 	    (writer_thread &&
-	     pcap_dump_options_set_writer_thread(opts, RING_SIZE, errbuf) != 0)) {
-		fprintf(stderr, "ERROR: %s\n", errbuf);
-		pcap_close(p);
-		return EX_DATAERR;
-	}
+	     pcap_dump_options_set_writer_thread(opts, RING_SIZE, errbuf) != 0))
+		fail(EX_DATAERR, "%s", errbuf);
 	d = pcap_dump_open_with_options(p, path, opts);
 	pcap_dump_options_free(opts);
-	if (d == NULL) {
-		fprintf(stderr, "ERROR: %s\n", pcap_geterr(p));
-		pcap_close(p);
-		return EX_CANTCREAT;
-	}
+	if (d == NULL)
+		fail(EX_CANTCREAT, "%s", pcap_geterr(p));
 	for (i = 0; i < NRECORDS; i++) {
 		make_record(i, &h, data);
 		pcap_dump((u_char *)d, &h, data);
 	}
 	if (pcap_dump_flush(d) != 0 ||
-	    pcap_dump_get_stats(d, &st, sizeof(st)) != 0) {
-		fprintf(stderr, "ERROR: %s\n", pcap_dump_geterr(d));
-		pcap_dump_close(d);
-		pcap_close(p);
-		return EX_IOERR;
-	}
-	pcap_dump_close(d);
-	pcap_close(p);
+	    pcap_dump_get_stats(d, &st, sizeof(st)) != 0)
+		fail(EX_IOERR, "%s", pcap_dump_geterr(d));
 	if (st.records != NRECORDS || st.records_lost != 0 ||
-	    st.records_dropped != 0) {
-		fprintf(stderr, "ERROR: %llu records, %llu lost, %llu dropped\n",
+	    st.records_dropped != 0)
+		fail(EX_IOERR, "%llu records, %llu lost, %llu dropped",
 		    (unsigned long long)st.records,
 		    (unsigned long long)st.records_lost,
 		    (unsigned long long)st.records_dropped);
-		return EX_IOERR;
-	}
-	return EX_OK;
+	pcap_dump_close(d);
+	pcap_close(p);
 }
 
-static int
+static void
 read_file(const char *path)
 {
 	char errbuf[PCAP_ERRBUF_SIZE];
@@ -155,44 +147,27 @@ read_file(const char *path)
 	struct pcap_pkthdr *h, wh;
 	const u_char *data;
 	pcap_t *p;
-	unsigned n = 0;
+	unsigned n;
 	int status;
 
-	p = pcap_open_offline(path, errbuf);
-	if (p == NULL) {
-		fprintf(stderr, "ERROR: %s\n", errbuf);
-		return EX_DATAERR;
-	}
-	while ((status = pcap_next_ex(p, &h, &data)) == 1) {
-		if (n == NRECORDS) {
-			fprintf(stderr, "ERROR: more than %u records\n", NRECORDS);
-			pcap_close(p);
-			return EX_DATAERR;
-		}
+	if ((p = pcap_open_offline(path, errbuf)) == NULL)
+		fail(EX_DATAERR, "%s", errbuf);
+	for (n = 0; (status = pcap_next_ex(p, &h, &data)) == 1; n++) {
+		if (n == NRECORDS)
+			fail(EX_DATAERR, "more than %u records", NRECORDS);
 		make_record(n, &wh, want);
 		if (h->ts.tv_sec != wh.ts.tv_sec ||
 		    h->ts.tv_usec != wh.ts.tv_usec ||
 		    h->caplen != wh.caplen || h->len != wh.len ||
-		    memcmp(data, want, wh.caplen) != 0) {
-			fprintf(stderr, "ERROR: record %u differs\n", n);
-			pcap_close(p);
-			return EX_DATAERR;
-		}
-		n++;
+		    memcmp(data, want, wh.caplen) != 0)
+			fail(EX_DATAERR, "record %u differs", n);
 	}
-	if (status != PCAP_ERROR_BREAK) {
-		fprintf(stderr, "ERROR: after %u records: %s\n", n,
-		    pcap_geterr(p));
-		pcap_close(p);
-		return EX_DATAERR;
-	}
+	if (status != PCAP_ERROR_BREAK)
+		fail(EX_DATAERR, "after %u records: %s", n, pcap_geterr(p));
+	if (n != NRECORDS)
+		fail(EX_DATAERR, "%u records of %u", n, NRECORDS);
 	pcap_close(p);
-	if (n != NRECORDS) {
-		fprintf(stderr, "ERROR: %u records of %u\n", n, NRECORDS);
-		return EX_DATAERR;
-	}
 	printf("OK: %u records\n", n);
-	return EX_OK;
 }
 
 static void
@@ -201,36 +176,34 @@ usage(FILE *f)
 	fprintf(f, "%s, with %s\n", program_name, pcap_lib_version());
 	fprintf(f, "Usage: %s [-t] <codec> <file>\n", program_name);
 	fprintf(f, "       (write <file> with <codec>, as pcap_dump_options_set_compression()\n");
-	fprintf(f, "       takes it, then read it back; -t writes from a writer thread)\n");
+	fprintf(f, "       takes it, then read it back; -t: from a writer thread)\n");
 }
 
 int
 main(int argc, char **argv)
 {
 	const char *cp;
-	int op, writer_thread = 0, status;
+	int op, writer_thread = 0;
 
 	cp = strrchr(argv[0], '/');
 	program_name = cp ? cp + 1 : argv[0];
 	while ((op = getopt(argc, argv, "ht")) != -1) {
-		switch (op) {
-		case 'h':
+		if (op == 'h') {
 			usage(stdout);
 			return EX_OK;
-		case 't':
-			writer_thread = 1;
-			break;
-		default:
-			usage(stderr);
-			return EX_USAGE;
 		}
+		if (op == 't') {
+			writer_thread = 1;
+			continue;
+		}
+		usage(stderr);
+		return EX_USAGE;
 	}
 	if (argc - optind != 2) {
 		usage(stderr);
 		return EX_USAGE;
 	}
-	status = write_file(argv[optind + 1], argv[optind], writer_thread);
-	if (status != EX_OK)
-		return status;
-	return read_file(argv[optind + 1]);
+	write_file(argv[optind + 1], argv[optind], writer_thread);
+	read_file(argv[optind + 1]);
+	return EX_OK;
 }
