@@ -288,44 +288,22 @@ ring_used(uint64_t head, uint64_t tail)
  * variable can be given one, so that stepping the system time back
  * does not stretch an idle writer's sleep or a flush's stall check.
  */
-
-#if defined(HAVE_PTHREAD_CONDATTR_SETCLOCK) && defined(CLOCK_MONOTONIC)
-/* All of conds[] on CLOCK_MONOTONIC (0), or none initialized (-1). */
-static int
-conds_init_monotonic(pthread_cond_t *const conds[], size_t n)
-{
-	pthread_condattr_t attr;
-	size_t i;
-	int ok;
-
-	if (pthread_condattr_init(&attr) != 0)
-		return (-1);
-	ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0;
-	for (i = 0; ok && i < n; i++) {
-		if (pthread_cond_init(conds[i], &attr) != 0) {
-			while (i > 0)
-				pthread_cond_destroy(conds[--i]);
-			ok = 0;
-		}
-	}
-	pthread_condattr_destroy(&attr);
-	return (ok ? 0 : -1);
-}
-#endif
-
-/* Returns the clock of the deadlines of conds[]. */
 static clockid_t
 writer_conds_init(pthread_cond_t *const conds[], size_t n)
 {
+	pthread_condattr_t attr;
+	clockid_t clock = CLOCK_REALTIME;
 	size_t i;
 
+	pthread_condattr_init(&attr);
 #if defined(HAVE_PTHREAD_CONDATTR_SETCLOCK) && defined(CLOCK_MONOTONIC)
-	if (conds_init_monotonic(conds, n) == 0)
-		return (CLOCK_MONOTONIC);
+	if (pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0)
+		clock = CLOCK_MONOTONIC;
 #endif
 	for (i = 0; i < n; i++)
-		pthread_cond_init(conds[i], NULL);
-	return (CLOCK_REALTIME);
+		pthread_cond_init(conds[i], &attr);
+	pthread_condattr_destroy(&attr);
+	return (clock);
 }
 
 static void

@@ -61,44 +61,6 @@ pcapint_fmt_errmsg_for_errno(char *errbuf, size_t errbuflen, int errnum,
 	snprintf(errbuf + n, errbuflen - n, ": %s", strerror(errnum));
 }
 
-/*
- * Its closing thread (pcap_dump_close_async()) closes dumpers, which
- * the test has none of: what it calls of libpcap is never called here.
- */
-int
-pcap_dump_flush(pcap_dumper_t *d _U_)
-{
-	abort();
-}
-
-int
-pcap_dump_get_stats(pcap_dumper_t *d _U_, struct pcap_dump_stats *st _U_,
-    size_t size _U_)
-{
-	abort();
-}
-
-const char *
-pcap_dump_geterr(pcap_dumper_t *d _U_)
-{
-	abort();
-}
-
-void
-pcap_dump_close(pcap_dumper_t *d _U_)
-{
-	abort();
-}
-
-#ifndef pcapint_strlcpy
-size_t
-pcapint_strlcpy(char * restrict dst _U_, const char * restrict src _U_,
-    size_t dstsize _U_)
-{
-	abort();
-}
-#endif
-
 #define	MAX_RECORD	1500
 #define	HDR		8		/* u32 length, u32 number */
 
