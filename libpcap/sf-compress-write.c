@@ -468,10 +468,6 @@ struct sfc_assembler {
 	uint64_t body;		/* body bytes of the current record left */
 };
 
-#define	SFC_AT_RECORD_BOUNDARY(a) \
-	((a)->in_bytes >= PCAP_FILE_HDR_LEN && (a)->hdr_fill == 0 && \
-	 (a)->body == 0)
-
 /* skip_file_header: the file header went elsewhere. */
 static void
 sfc_assembler_init(struct sfc_assembler *a, u_char *buf,
@@ -1510,6 +1506,10 @@ sfc_thr_write(struct sfc_thr *t, const u_char *p, size_t len)
 {
 	sfc_assemble(&t->stage, p, len);
 }
+
+#define	SFC_AT_RECORD_BOUNDARY(a) \
+	((a)->in_bytes >= PCAP_FILE_HDR_LEN && (a)->hdr_fill == 0 && \
+	 (a)->body == 0)
 
 static int
 sfc_thr_record(struct sfc_thr *t, const void *hdr,
