@@ -28,11 +28,9 @@
  */
 
 /*
- * Write a savefile through a dumper with options in the codec named on
- * the command line, then read it back with pcap_open_offline(), record
- * for record.  The records are generated: 1 byte to more than a block
- * long, every fifth one of bytes that do not compress, so that the file
- * has compressed and stored blocks and records that span blocks.
+ * Write a savefile in a codec, then read it back record for record.
+ * The records, 1 byte to more than a block long and every fifth one
+ * incompressible, give compressed and stored blocks and records across.
  */
 
 #include <stdarg.h>
@@ -153,10 +151,9 @@ read_file(const char *path)
 	if ((p = pcap_open_offline(path, errbuf)) == NULL)
 		fail(EX_DATAERR, "%s", errbuf);
 	for (n = 0; (status = pcap_next_ex(p, &h, &data)) == 1; n++) {
-		if (n == NRECORDS)
-			fail(EX_DATAERR, "more than %u records", NRECORDS);
-		make_record(n, &wh, want);
-		if (h->ts.tv_sec != wh.ts.tv_sec ||
+		if (n < NRECORDS)
+			make_record(n, &wh, want);
+		if (n >= NRECORDS || h->ts.tv_sec != wh.ts.tv_sec ||
 		    h->ts.tv_usec != wh.ts.tv_usec ||
 		    h->caplen != wh.caplen || h->len != wh.len ||
 		    memcmp(data, want, wh.caplen) != 0)
@@ -166,17 +163,15 @@ read_file(const char *path)
 		fail(EX_DATAERR, "after %u records: %s", n, pcap_geterr(p));
 	if (n != NRECORDS)
 		fail(EX_DATAERR, "%u records of %u", n, NRECORDS);
-	pcap_close(p);
 	printf("OK: %u records\n", n);
 }
 
 static void
 usage(FILE *f)
 {
-	fprintf(f, "%s, with %s\n", program_name, pcap_lib_version());
-	fprintf(f, "Usage: %s [-t] <codec> <file>\n", program_name);
-	fprintf(f, "       (write <file> with <codec>, as pcap_dump_options_set_compression()\n");
-	fprintf(f, "       takes it, then read it back; -t: from a writer thread)\n");
+	fprintf(f, "Usage: %s [-t] <codec> <file>\n"
+	    "(write <file> in <codec>, then read it back%s)\n", program_name,
+	    "; -t: from a writer thread");
 }
 
 int
@@ -185,8 +180,7 @@ main(int argc, char **argv)
 	const char *cp;
 	int op, writer_thread = 0;
 
-	cp = strrchr(argv[0], '/');
-	program_name = cp ? cp + 1 : argv[0];
+	program_name = (cp = strrchr(argv[0], '/')) ? cp + 1 : argv[0];
 	while ((op = getopt(argc, argv, "ht")) != -1) {
 		if (op == 'h') {
 			usage(stdout);
@@ -199,10 +193,8 @@ main(int argc, char **argv)
 		usage(stderr);
 		return EX_USAGE;
 	}
-	if (argc - optind != 2) {
-		usage(stderr);
-		return EX_USAGE;
-	}
+	if (argc - optind != 2)
+		fail(EX_USAGE, "give a codec and a file");
 	write_file(argv[optind + 1], argv[optind], writer_thread);
 	read_file(argv[optind + 1]);
 	return EX_OK;
