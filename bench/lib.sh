@@ -903,7 +903,7 @@ is_peer() {
 # "listening on" and answers SIGUSR1 with its counts, as tcpdump does.
 is_tcpdump_like() {
 	case $1 in
-	stock|stock+*|ours|ours+*|ours-*|perpacket-*)	return 0 ;;
+	stock|stock+*|ours|ours+*|ours-*|ours=*|perpacket-*)	return 0 ;;
 	esac
 	return 1
 }
@@ -913,6 +913,14 @@ config_na() {
 	case $1 in
 	stock)	[ -x "$TD_STOCK" ] || echo "stock tcpdump not built" ;;
 	ours)	[ -x "$TD_OURS" ] || echo "our tcpdump not built" ;;
+	ours=*)	if [ ! -x "$TD_OURS" ]; then
+			echo "our tcpdump not built"
+		else
+			for _cn_o in $(echo "${1#ours=}" | tr ',' ' '); do
+				td_has ours "${_cn_o%%=*}" ||
+				    { echo "tcpdump has no ${_cn_o%%=*} yet"; break; }
+			done
+		fi ;;
 	ours-w:*|ours+w|ours-*+w)
 		if [ ! -x "$TD_OURS" ]; then
 			echo "our tcpdump not built"
@@ -973,6 +981,12 @@ _capture_cmd() {
 	stock|stock+*)
 		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_STOCK" "$TD_STOCK" -n -i "$VETH_B"
 		    -s "$SNAP" -B "$BUFKB" -w "$_cc_out" "$@") ;;
+	ours=*)
+		# ours=OPT,OPT...: our tcpdump with its defaults (a writer
+		# thread for a live -w, the default ring) and these options
+		IFS=, read -r -a _cc_opts <<<"${_cc_cfg#ours=}"
+		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_OURS" "$TD_OURS" -n -i "$VETH_B"
+		    -s "$SNAP" -B "$BUFKB" "${_cc_opts[@]}" -w "$_cc_out" "$@") ;;
 	ours-erspan|ours-erspanfilter)
 		# our defaults (a writer thread, as for any live -w)
 		CAPCMD=(env "LD_LIBRARY_PATH=$LIB_OURS" "$TD_OURS" -n -i "$VETH_B"
@@ -1033,6 +1047,23 @@ main_thread_cpu_us() {
 	    2>/dev/null || echo na
 }
 
+# thread_cpu PID: the CPU time of each of PID's threads so far, one
+# "TID COMM NANOSECONDS" per thread, ";"-separated (schedstat's first
+# field: time on CPU in ns; COMM with blanks as "_"), the main thread
+# first.
+thread_cpu() {
+	for _tc_t in /proc/"$1"/task/"$1" /proc/"$1"/task/*; do
+		[ "$_tc_t" = "/proc/$1/task/$1" ] && [ -n "${_tc_seen:-}" ] && continue
+		_tc_seen=1
+		_tc_c=
+		_tc_n=
+		{ read -r _tc_c <"$_tc_t/comm"; read -r _tc_n _ <"$_tc_t/schedstat"; } 2>/dev/null
+		[ -n "$_tc_n" ] || continue
+		printf '%s %s %s;' "${_tc_t##*/}" "${_tc_c// /_}" "$_tc_n"
+	done
+	_tc_seen=
+}
+
 capture_run() {
 	_cfg=$1
 	_sink=$2
@@ -1041,7 +1072,7 @@ capture_run() {
 	_secs=$5
 	shift 5
 	CR_SENT=na CR_PPS=na CR_GOT=na CR_LOSS=na CR_TDCAP=na CR_TDDROP=na
-	CR_EXPECTED=na CR_CAPCPU=na CR_LEVELS=
+	CR_EXPECTED=na CR_CAPCPU=na CR_LEVELS= CR_THREADCPU= CR_PROCMS=na
 	CR_NA=$(config_na "$_cfg")
 	if [ -n "$CR_NA" ]; then
 		return 2
@@ -1241,6 +1272,37 @@ capture_run() {
 	# The capture thread's CPU time (Gulp's question: what does each
 	# packet cost the thread that must keep up with the link?).
 	[ "$_is_td" = 1 ] && CR_CAPCPU=$(main_thread_cpu_us "$_cap")
+	# CR_THREADS=1: every thread's CPU time (thread_cpu) once the
+	# process has written what it holds (wchar still for 0.3 s, at most
+	# 10 s: a writer thread may still be writing), before SIGINT.
+	CR_THREADCPU=
+	if [ "${CR_THREADS:-0}" = 1 ] && [ "$_is_td" = 1 ]; then
+		_last=-1
+		_same=0
+		_i=0
+		while [ "$_same" -lt 3 ] && [ "$_i" -lt 100 ]; do
+			_w=$(wchar "$_cap")
+			[ -z "$_w" ] && break
+			if [ "$_w" = "$_last" ]; then
+				_same=$((_same + 1))
+			else
+				_same=0
+			fi
+			_last=$_w
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+		CR_THREADCPU=$(thread_cpu "$_cap")
+		# the whole process, exited threads too: utime + stime
+		# (fields 14 and 15 of stat) in ms, a cross-check
+		_st=
+		{ read -r _st <"/proc/$_cap/stat"; } 2>/dev/null
+		read -r -a _stf <<<"${_st##*) }"
+		CR_PROCMS=$(awk -v u="${_stf[11]:-}" -v s="${_stf[12]:-}" \
+		    -v h="$(getconf CLK_TCK)" 'BEGIN {
+		    if (u == "" || h + 0 == 0) print "na"
+		    else printf "%d\n", (u + s) * 1000 / h }')
+	fi
 	proc_stop "$_cap" INT 100
 	for _p in "${_busy[@]}"; do proc_stop "$_p" TERM 20; done
 	# The consumers end at end of input: mbuffer may hold 100 MB for a
@@ -1268,7 +1330,14 @@ capture_run() {
 	# The levels an adaptive writer chose ("zstd:auto"), as our tcpdump
 	# prints them at exit: "-5: 12, 1: 300, stored: 3 (5 changes)".
 	CR_LEVELS=$(sed -n 's/^blocks at compression level //p' "$_s/cap.err" | tail -1)
-	CR_GOT=$(seqcount "$_file" "$_decomp" "${CR_COUNT:-}")
+	# CR_NOCOUNT=1: no reading back (the frames need not be numbered,
+	# and a 25-s capture is large): what tcpdump says it captured.
+	if [ "${CR_NOCOUNT:-0}" = 1 ]; then
+		CR_GOT=$CR_TDCAP
+		[ "$CR_GOT" = na ] && CR_GOT=-1
+	else
+		CR_GOT=$(seqcount "$_file" "$_decomp" "${CR_COUNT:-}")
+	fi
 	rm -f "$_s"/cap.pcap* "$_s"/fifo*
 	if [ "$CR_SENT" = na ] || [ "$CR_GOT" = -1 ]; then
 		CR_GOT=na
