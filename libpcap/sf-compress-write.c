@@ -26,15 +26,11 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Compressed savefiles, writing: the dump options and the dumper.
- *
- * The file is a pcap byte stream in a standard container (a gzip member,
- * an LZ4 frame or a zstd frame per block), so that other tools read it.
- * The dumper compresses each full fixed-size block on its own, as a
- * self-contained unit of its container, with one write() per block,
- * through four stages, in the order of the sections below: the
- * assembler, the planner, the codec (sf-compress-{zlib,lz4,zstd}.c) and
- * the sink.
+ * Compressed savefiles, writing: the dump options and the dumper.  The
+ * file is a pcap stream in a standard container (a gzip member, an LZ4 or
+ * zstd frame per fixed-size block), so that other tools read it; each
+ * block goes through four stages, the sections below: the assembler, the
+ * planner, the codec (sf-compress-{zlib,lz4,zstd}.c) and the sink.
  */
 /*
  * With a writer thread (sf-writer.c), the application's thread only
@@ -76,13 +72,9 @@
 #define	SFC_DUMPER
 #endif
 
-/*
- * The dump options; every value is checked when it is set, so that a
- * bad one is reported where the user gave it.
- */
+/* The dump options, each checked when set, so that errors show there. */
 struct pcap_dump_options {
-	/* The container's encoder; pcapint_sfc_store for none. */
-	const struct pcapint_sfc_encoder *codec;
+	const struct pcapint_sfc_encoder *codec;	/* store's: no codec */
 	int	level;
 	size_t	block_size;
 	int	block_size_set;	/* by pcap_dump_options_set_block_size() */
@@ -93,15 +85,13 @@ struct pcap_dump_options {
 };
 
 /*
- * Each block is compressed on its own, so larger blocks compress better,
- * but fit the caches less and make a file rotated by size overshoot
- * more.  The default is in pcap.h, for callers that size blocks from it.
+ * Larger blocks compress better, but fit the caches less and make a file
+ * rotated by size overshoot more; the default is in pcap.h.
  */
 /*
  * Only the adaptive zstd levels fill larger blocks (see the ladders in
  * sf-compress-adapt.c), and only while no block size is set.
  */
-#define	SFC_DEFAULT_BLOCK	PCAP_DUMP_BLOCK_DEFAULT
 #define	SFC_MIN_BLOCK		4096
 
 pcap_dump_options_t *
@@ -116,7 +106,7 @@ pcap_dump_options_create(char *errbuf)
 		return (NULL);
 	}
 	o->codec = &pcapint_sfc_store;
-	o->block_size = SFC_DEFAULT_BLOCK;
+	o->block_size = PCAP_DUMP_BLOCK_DEFAULT;
 	o->cpu = -1;
 	return (o);
 }
@@ -142,39 +132,29 @@ sfc_error(char *errbuf, const char *fmt, ...)
 	return (PCAP_ERROR);
 }
 
-/* The row of the container called name (namelen bytes), or NULL. */
+/* The container called name (namelen bytes), or NULL with errbuf set. */
 static const struct pcapint_sfc_container *
-sfc_find_container(const char *name, size_t namelen)
+sfc_find_container(const char *name, size_t namelen, char *errbuf)
 {
 	const struct pcapint_sfc_container *c;
-	u_int i;
-
-	for (i = 0; i < SFC_NCONTAINERS; i++) {
-		c = &pcapint_sfc_containers[i];
-		if (strlen(c->name) == namelen &&
-		    strncmp(name, c->name, namelen) == 0)
-			return (c);
-	}
-	return (NULL);
-}
-
-/* "unknown compression": name every container, built or not. */
-static void
-sfc_unknown(const char *spec, size_t namelen, char *errbuf)
-{
 	char names[64];
 	size_t n;
 	u_int i;
 
 	names[0] = '\0';
 	for (i = 0; i < SFC_NCONTAINERS; i++) {
+		c = &pcapint_sfc_containers[i];
+		if (strlen(c->name) == namelen &&
+		    strncmp(name, c->name, namelen) == 0)
+			return (c);
 		n = strlen(names);
 		snprintf(names + n, sizeof(names) - n, "%s%s",
-		    i == 0 ? "" : ", ", pcapint_sfc_containers[i].name);
+		    i == 0 ? "" : ", ", c->name);
 	}
 	snprintf(errbuf, PCAP_ERRBUF_SIZE,
 	    "unknown compression \"%.*s\" (known: %s)",
-	    (int)(namelen > 32 ? 32 : namelen), spec, names);
+	    (int)(namelen > 32 ? 32 : namelen), name, names);
+	return (NULL);
 }
 
 static int
@@ -205,11 +185,9 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 		return (sfc_default_level(o, pcapint_sfc_default_encoder()));
 	colon = strchr(spec, ':');
 	namelen = colon != NULL ? (size_t)(colon - spec) : strlen(spec);
-	c = sfc_find_container(spec, namelen);
-	if (c == NULL) {
-		sfc_unknown(spec, namelen, errbuf);
+	c = sfc_find_container(spec, namelen, errbuf);
+	if (c == NULL)
 		return (PCAP_ERROR);
-	}
 	enc = pcapint_sfc_encoders[c - pcapint_sfc_containers];
 	if (enc == NULL)
 		return (sfc_error(errbuf,
@@ -364,11 +342,10 @@ pcapint_sfc_default_encoder(void)
 {
 	u_int i;
 
-	for (i = 0; i < SFC_NCONTAINERS; i++) {
+	for (i = 0; i < SFC_NCONTAINERS; i++)
 		if (pcapint_sfc_encoders[i] != NULL &&
 		    pcapint_sfc_encoders[i]->compresses)
 			return (pcapint_sfc_encoders[i]);
-	}
 	return (&pcapint_sfc_store);
 }
 
@@ -397,10 +374,10 @@ pcapint_sfc_no_header(void *state _U_, u_char *out _U_)
 }
 
 /*
- * The "store" container: no codec.  Blocks go out from where they were
- * collected, and the file is a plain savefile, read by sf-pcap.c.
+ * The "store" container: blocks go out from where they were collected,
+ * as a plain savefile.  No state (non-NULL says the creation succeeded),
+ * and no output buffer.
  */
-/* No state; a non-NULL pointer says the creation succeeded. */
 static int store_state;
 
 static void *
@@ -414,7 +391,6 @@ store_enc_free(void *state _U_)
 {
 }
 
-/* Nothing is written to the output buffer: it needs no room. */
 static size_t
 store_enc_bound(void *state _U_, size_t len _U_)
 {
@@ -443,10 +419,7 @@ const struct pcapint_sfc_encoder pcapint_sfc_store = {
 #define	PCAP_FILE_HDR_LEN	24	/* struct pcap_file_header on disk */
 #define	PCAP_REC_HDR_LEN	16	/* struct pcap_sf_pkthdr on disk */
 
-/*
- * Counters that one thread stores and others read (statistics, the seek
- * behind pcap_dump_ftell64()): a relaxed store after a plain read.
- */
+/* Counters that one thread stores and others read (statistics, ftell). */
 #define	SFC_STORE(var, val)	__atomic_store_n(&(var), (val), __ATOMIC_RELAXED)
 #define	SFC_LOAD(var)		__atomic_load_n(&(var), __ATOMIC_RELAXED)
 
@@ -465,23 +438,20 @@ sfc_clock_ns(clockid_t clock)
 }
 
 /*
- * The assembler, the one parser of the pcap stream (host byte order, as
- * pcap_dump() writes it), whether whole records from pcap_dump() or
- * pieces written to the FILE *.  A record that does not fit in the block
- * starts the next one, so that a file cut after any block is a valid
- * savefile; only a record larger than a block spans blocks.
+ * The assembler, the one parser of the pcap stream (in host byte order).
+ * A record that does not fit in the block starts the next one, so that a
+ * file cut after any block is a valid savefile; only a record larger
+ * than a block spans blocks.
  */
 struct sfc_assembler {
-	/* The block being filled. */
-	u_char	*buf;
+	u_char	*buf;		/* the block being filled */
 	size_t	fill;
 	size_t	full;		/* the fill at which it is full */
 	uint64_t records;	/* records that ended in it */
 
 	/*
-	 * Hand the full block on (the callee calls sfc_assembler_next());
-	 * -1 once the dumper has a sticky error: from then on nothing is
-	 * stored, but records are still counted.
+	 * Hand the full block on (calling sfc_assembler_next()); -1 on a
+	 * sticky error: then nothing is stored, but records are counted.
 	 */
 	int	(*block_full)(void *ctx);
 	void	*ctx;
@@ -497,10 +467,6 @@ struct sfc_assembler {
 	size_t	hdr_fill;
 	uint64_t body;		/* body bytes of the current record left */
 };
-
-#define	SFC_AT_RECORD_BOUNDARY(a) \
-	((a)->in_bytes >= PCAP_FILE_HDR_LEN && (a)->hdr_fill == 0 && \
-	 (a)->body == 0)
 
 /* skip_file_header: the file header went elsewhere. */
 static void
@@ -525,10 +491,7 @@ sfc_assembler_flush(struct sfc_assembler *a)
 	if (a->fill == 0)
 		return (0);
 	if (a->block_full(a->ctx) != 0) {
-		/*
-		 * Never report the error to stdio: with the FILE's error flag
-		 * set, pcap_dump() would drop every later record untraced.
-		 */
+		/* Not to stdio: its error flag would drop later records. */
 		a->failed = 1;
 		a->fill = 0;
 		a->records = 0;
@@ -580,21 +543,12 @@ sfc_put(struct sfc_assembler *a, const u_char *p, size_t len)
 {
 	while (len != 0 && !a->failed) {
 		/* At or past: a block whose size shrank may be over full. */
-		if (a->fill >= a->full) {
+		if (a->fill >= a->full)
 			(void)sfc_assembler_flush(a);
-			continue;
-		}
-		a->fill += sfc_take(a->buf + a->fill, a->full - a->fill, &p,
-		    &len);
+		else
+			a->fill += sfc_take(a->buf + a->fill,
+			    a->full - a->fill, &p, &len);
 	}
-}
-
-/* A record of len bytes begins: end the block if it does not fit. */
-static void
-sfc_record_begins(struct sfc_assembler *a, uint64_t len)
-{
-	if (a->fill != 0 && a->fill + len > a->full)
-		(void)sfc_assembler_flush(a);
 }
 
 static void
@@ -613,16 +567,14 @@ sfc_assemble(struct sfc_assembler *a, const u_char *p, size_t len)
 	uint32_t caplen;
 	size_t n;
 
-	if (a->in_bytes < PCAP_FILE_HDR_LEN) {
-		n = PCAP_FILE_HDR_LEN - (size_t)a->in_bytes;
-		if (n > len)
-			n = len;
-		SFC_STORE(a->in_bytes, a->in_bytes + n);
-		sfc_put(a, p, n);
-		p += n;
-		len -= n;
-	}
+	n = a->in_bytes < PCAP_FILE_HDR_LEN ?
+	    PCAP_FILE_HDR_LEN - (size_t)a->in_bytes : 0;
+	if (n > len)
+		n = len;
 	SFC_STORE(a->in_bytes, a->in_bytes + len);
+	sfc_put(a, p, n);
+	p += n;
+	len -= n;
 	while (len != 0) {
 		if (a->hdr_fill < PCAP_REC_HDR_LEN) {
 			/* The header is put once it is whole. */
@@ -632,7 +584,10 @@ sfc_assemble(struct sfc_assembler *a, const u_char *p, size_t len)
 				break;
 			memcpy(&caplen, a->hdr + 8, sizeof(caplen));
 			a->body = caplen;
-			sfc_record_begins(a, PCAP_REC_HDR_LEN + (uint64_t)caplen);
+			/* End the block if the record does not fit. */
+			if (a->fill != 0 && a->fill + PCAP_REC_HDR_LEN +
+			    (uint64_t)caplen > a->full)
+				(void)sfc_assembler_flush(a);
 			sfc_put(a, a->hdr, PCAP_REC_HDR_LEN);
 		} else {
 			n = len < a->body ? len : (size_t)a->body;
@@ -648,32 +603,22 @@ sfc_assemble(struct sfc_assembler *a, const u_char *p, size_t len)
 	}
 }
 
-/*
- * Take one whole record; -1 if the stream is not at a record boundary,
- * and then the record must go through the stream as bytes.
- */
+/* Take one whole record, at any point of the stream; 0. */
 static int
 sfc_assemble_record(struct sfc_assembler *a, const void *hdr,
     const u_char *data, size_t caplen)
 {
-	if (!SFC_AT_RECORD_BOUNDARY(a))
-		return (-1);
-	SFC_STORE(a->in_bytes, a->in_bytes + PCAP_REC_HDR_LEN + caplen);
-	sfc_record_begins(a, PCAP_REC_HDR_LEN + (uint64_t)caplen);
-	sfc_put(a, hdr, PCAP_REC_HDR_LEN);
-	sfc_put(a, data, caplen);
-	sfc_record_ends(a);
+	sfc_assemble(a, hdr, PCAP_REC_HDR_LEN);
+	sfc_assemble(a, data, caplen);
 	return (0);
 }
 
 /*
- * The planner decides for each full block whether the codec runs and at
- * which level, and learns from each written block, on the thread that
- * writes.  Traffic that is compressed or encrypted already does not
- * shrink: after SFC_SKIP_AFTER incompressible blocks in a row, the codec
- * is tried only on every SFC_SKIP_EVERY-th block, until one compresses.
- * Results are judged SFC_SKIP_LAG blocks late, so that blocks compressed
- * in parallel decide as blocks compressed one by one.
+ * The planner decides for each block whether the codec runs and at which
+ * level, and learns from each block written.  Traffic compressed or
+ * encrypted already does not shrink: after SFC_SKIP_AFTER incompressible
+ * blocks in a row, the codec is tried only on every SFC_SKIP_EVERY-th
+ * block, until one compresses.
  */
 #define	SFC_SKIP_AFTER		4
 #define	SFC_SKIP_EVERY		16
@@ -684,10 +629,7 @@ enum sfc_block_result {
 	SFC_BLOCK_INCOMPRESSIBLE
 };
 
-/*
- * Whether to try the codec, given the skip's state and the lagged
- * result; *next gets the state for the block after.
- */
+/* Whether to try the codec; *next gets the skip's state after it. */
 static int
 sfc_policy_try_codec(const struct pcapint_sfc_skip *cur,
     enum sfc_block_result lagged, struct pcapint_sfc_skip *next)
@@ -695,30 +637,13 @@ sfc_policy_try_codec(const struct pcapint_sfc_skip *cur,
 	*next = *cur;
 	if (lagged == SFC_BLOCK_INCOMPRESSIBLE)
 		next->stored_run++;
-	else if (lagged == SFC_BLOCK_COMPRESSED) {
-		next->stored_run = 0;
-		next->skip_count = 0;
-	}
+	else if (lagged == SFC_BLOCK_COMPRESSED)
+		next->stored_run = next->skip_count = 0;
 	if (next->stored_run >= SFC_SKIP_AFTER)
 		return ((++next->skip_count % SFC_SKIP_EVERY) == 0);
 	return (1);
 }
 
-/*
- * A block that saved less than 1/32 counts as incompressible: random
- * payloads behind compressible record headers land there.
- */
-static enum sfc_block_result
-sfc_policy_result(size_t in_len, size_t out_len, int stored)
-{
-	if (stored || out_len > in_len - in_len / 32)
-		return (SFC_BLOCK_INCOMPRESSIBLE);
-	return (SFC_BLOCK_COMPRESSED);
-}
-
-/*
- * At a fixed level, the skip alone decides whether the codec runs.
- */
 /*
  * When the level adapts, sf-compress-adapt.c picks the rung from what
  * the written blocks measured; each block is a frame of its own.
@@ -798,12 +723,11 @@ pcapint_sfc_planner_plan(struct pcapint_sfc_planner *pl,
 {
 	struct pcapint_sfc_adapt_choice choice;
 	enum sfc_block_result lagged;
-	uint64_t n = pl->planned++;
 	int skip_tries;
 
-	lagged = n >= SFC_SKIP_LAG ?
-	    (enum sfc_block_result)pl->results[n % SFC_SKIP_LAG] :
-	    SFC_BLOCK_UNKNOWN;
+	/* Unknown (0) until a block SFC_SKIP_LAG before is learned from. */
+	lagged = (enum sfc_block_result)pl->results[pl->planned++ %
+	    SFC_SKIP_LAG];
 	skip_tries = sfc_policy_try_codec(&pl->skip, lagged, &pl->skip);
 	if (pl->adapt == NULL) {
 		b->rung = 0;
@@ -831,15 +755,15 @@ pcapint_sfc_planner_learn(struct pcapint_sfc_planner *pl,
 {
 	u_char result = SFC_BLOCK_UNKNOWN;
 
+	/* Under 1/32 saved: incompressible payloads behind record headers. */
 	if (pl->codec->compresses)
-		result = (u_char)sfc_policy_result(b->fill,
-		    (size_t)b->out_len, b->stored);
+		result = (u_char)(b->stored ||
+		    (size_t)b->out_len > b->fill - b->fill / 32 ?
+		    SFC_BLOCK_INCOMPRESSIBLE : SFC_BLOCK_COMPRESSED);
 	/* A block the controller stored says nothing of the traffic. */
 	if (b->plan == PCAPINT_SFC_ADAPT_STORE_IT)
 		result = SFC_BLOCK_UNKNOWN;
-	if (pl->codec->compresses)
-		pl->results[pl->learned % SFC_SKIP_LAG] = result;
-	pl->learned++;
+	pl->results[pl->learned++ % SFC_SKIP_LAG] = result;
 }
 
 void
@@ -933,10 +857,7 @@ pcapint_sfc_block_compress(const struct pcapint_sfc_encoder *codec,
 	b->out_len = codec->enc_block(b->enc, b->in, b->fill, b->out,
 	    b->out_size, b->try_codec, &b->stored, &b->res, b->ebuf);
 	b->cpu_ns = SFC_THREAD_CPU_NS() - start;
-	/*
-	 * The first block at a new level costs more (tables set up, pages
-	 * touched first): marked cold, it is left out of the level's cost.
-	 */
+	/* A new level's first block costs more: cold, it is not counted. */
 	if (b->try_codec) {
 		b->cold = b->warm_level != b->level;
 		b->warm_level = b->level;
@@ -944,15 +865,14 @@ pcapint_sfc_block_compress(const struct pcapint_sfc_encoder *codec,
 }
 
 /*
- * The sink writes each block with write() (a stream header first, a
- * trailer at the end), keeps the first error, sticky, and counts.
+ * The sink: one write() per block, the stream header first and a trailer
+ * at the end; it keeps the first error, sticky, and counts.
  */
 struct sfc_sink {
 	FILE	*raw;		/* where the blocks go */
 	int	fd;		/* fileno(raw) */
 	int64_t	base;		/* offset of raw when the dumper began */
 	const struct pcapint_sfc_encoder *codec;
-	const char *name;	/* the container's, for messages */
 	u_char	hdr[SFC_MAX_HEADER];	/* stream header not yet written */
 	size_t	hdr_len;
 
@@ -966,32 +886,6 @@ struct sfc_sink {
 	int	err;
 	char	errmsg[PCAP_ERRBUF_SIZE];
 };
-
-/*
- * Write blocks of codec to f's descriptor, after what f had buffered;
- * 0, or -1 with errbuf filled in.
- */
-static int
-sfc_sink_init(struct sfc_sink *s, FILE *f,
-    const struct pcapint_sfc_encoder *codec, void *enc, char *errbuf)
-{
-	off_t off;
-
-	s->raw = f;
-	s->fd = fileno(f);
-	s->codec = codec;
-	s->name = SFC_ENCODER_NAME(codec);
-	if (fflush(f) == EOF) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "can't flush the output stream");
-		return (-1);
-	}
-	off = lseek(s->fd, 0, SEEK_CUR);
-	s->base = off > 0 ? (int64_t)off : 0;
-	/* The header goes out with the first block, so errors are sticky. */
-	s->hdr_len = codec->enc_header(enc, s->hdr);
-	return (0);
-}
 
 /* Keep err and the message for what failed, unless an error is kept. */
 static void
@@ -1044,30 +938,25 @@ sfc_sink_write(struct sfc_sink *s, const u_char *p, size_t len)
 	return (0);
 }
 
-/*
- * Write a compressed block and count it; *write_ns gets write()'s time.
- * 0, or -1 after an error, this one or an earlier one.
- */
+/* Write and count a block: 0 and write()'s time, or -1 (sticky error). */
 static int
 sfc_sink_block(struct sfc_sink *s,
     const struct pcapint_sfc_block *b, uint64_t *write_ns)
 {
 	uint64_t start;
 
-	*write_ns = 0;
 	if (s->err != 0)
 		return (-1);
 	if (b->out_len < 0) {
 		snprintf(s->errmsg, sizeof(s->errmsg),
-		    "%s compression failed: %.200s", s->name, b->ebuf);
+		    "%s compression failed: %.200s", SFC_ENCODER_NAME(s->codec),
+		    b->ebuf);
 		__atomic_store_n(&s->err, EIO, __ATOMIC_RELEASE);
 		return (-1);
 	}
-	if (s->hdr_len != 0) {
-		if (sfc_sink_write(s, s->hdr, s->hdr_len) == -1)
-			return (-1);
-		s->hdr_len = 0;
-	}
+	if (sfc_sink_write(s, s->hdr, s->hdr_len) == -1)
+		return (-1);
+	s->hdr_len = 0;
 	start = sfc_clock_ns(CLOCK_MONOTONIC);
 	if (sfc_sink_write(s, b->res, (size_t)b->out_len) == -1)
 		return (-1);
@@ -1080,27 +969,6 @@ sfc_sink_block(struct sfc_sink *s,
 	return (0);
 }
 
-/* The trailer, if anything was written, and raw closed unless stdout. */
-static int
-sfc_sink_close(struct sfc_sink *s, void *enc)
-{
-	u_char trailer[SFC_MAX_HEADER];
-	size_t n;
-	int ret;
-
-	if (s->err == 0 && s->blocks != 0) {
-		n = s->codec->enc_trailer(enc, trailer);
-		if (n != 0)
-			(void)sfc_sink_write(s, trailer, n);
-	}
-	ret = s->err != 0 ? -1 : 0;
-	/* Don't close the standard output, which the program may still use. */
-	if (s->raw != stdout && fclose(s->raw) == EOF)
-		ret = -1;
-	s->raw = NULL;
-	return (ret);
-}
-
 /* The stages composed: a full block goes through them on this thread. */
 struct sfc_pipeline {
 	const struct pcapint_sfc_encoder *codec;
@@ -1108,12 +976,8 @@ struct sfc_pipeline {
 	struct pcapint_sfc_planner planner;
 	struct sfc_sink sink;
 
-	/* The codec stage on the thread that fills blocks. */
 	u_char	*buf;		/* the block the assembler began with */
-	void	*enc;
-	int	enc_warm_level;	/* as warm_level in a block, for enc */
-	u_char	*out;		/* one compressed block; NULL for store */
-	size_t	out_size;
+	struct pcapint_sfc_block blk;	/* the codec's, on this thread */
 
 	/* The writer thread's load, for the level that adapts; or NULL. */
 	void	(*load)(void *ctx, struct pcapint_sfc_load *);
@@ -1143,69 +1007,68 @@ sfc_pipeline_block_full(void *ctx)
 {
 	struct sfc_pipeline *pl = ctx;
 	struct sfc_assembler *a = &pl->assembler;
-	struct pcapint_sfc_block b;
+	struct pcapint_sfc_block *b = &pl->blk;
 	int ret;
 
 	if (pl->sink.err != 0)
 		return (-1);
-	b.in = a->buf;
-	b.fill = a->fill;
-	b.records = a->records;
-	b.out = pl->out;
-	b.out_size = pl->out_size;
-	b.enc = pl->enc;
-	b.warm_level = pl->enc_warm_level;
-	pcapint_sfc_planner_plan(&pl->planner, &b);
-	pcapint_sfc_block_compress(pl->codec, &b);
-	pl->enc_warm_level = b.warm_level;
-	ret = sfc_pipeline_write(pl, &b);
+	b->in = a->buf;
+	b->fill = a->fill;
+	b->records = a->records;
+	pcapint_sfc_planner_plan(&pl->planner, b);
+	pcapint_sfc_block_compress(pl->codec, b);
+	ret = sfc_pipeline_write(pl, b);
 	sfc_assembler_next(a, a->buf, pl->planner.block_full);
 	return (ret);
 }
 
-/* Free everything, writing nothing; for a dumper that never started. */
+/* Free everything, writing nothing. */
 static void
 sfc_pipeline_free(struct sfc_pipeline *pl)
 {
-	if (pl->enc != NULL)
-		pl->codec->enc_free(pl->enc);
-	pl->enc = NULL;
+	if (pl->blk.enc != NULL)
+		pl->codec->enc_free(pl->blk.enc);
 	pcapint_sfc_planner_free(&pl->planner);
 	free(pl->buf);
-	pl->buf = NULL;
-	free(pl->out);
-	pl->out = NULL;
+	free(pl->blk.out);
 }
 
-/*
- * Set the stages up to write to f; 0, or -1 with errbuf filled in and
- * everything freed (f left open).
- */
+/* Set the stages up to write to f; 0, or -1 with all freed, f open. */
 static int
 sfc_pipeline_open(struct sfc_pipeline *pl, FILE *f,
     const struct pcap_dump_options *opts, int offline, char *errbuf)
 {
+	struct pcapint_sfc_block *b = &pl->blk;
+	struct sfc_sink *s = &pl->sink;
+	off_t off;
+
 	memset(pl, 0, sizeof(*pl));
 	pl->codec = opts->codec;
 	if (pcapint_sfc_planner_init(&pl->planner, opts, offline, errbuf) != 0)
 		return (-1);
-	pl->buf = malloc(pl->planner.block_size);
-	if (pl->buf == NULL)
+	if ((pl->buf = malloc(pl->planner.block_size)) == NULL)
 		goto nomem;
-	pl->enc = pl->codec->enc_create(pl->planner.level,
+	b->enc = pl->codec->enc_create(pl->planner.level,
 	    pl->planner.block_size, errbuf);
-	if (pl->enc == NULL)
+	if (b->enc == NULL)
 		goto fail;
-	pl->enc_warm_level = SFC_COLD_LEVEL;
-	/* 0 for "store", which writes the block from where it is. */
-	pl->out_size = pl->codec->enc_bound(pl->enc, pl->planner.block_size);
-	if (pl->out_size != 0) {
-		pl->out = malloc(pl->out_size);
-		if (pl->out == NULL)
-			goto nomem;
+	b->warm_level = SFC_COLD_LEVEL;
+	b->out_size = pl->codec->enc_bound(b->enc, pl->planner.block_size);
+	if (b->out_size != 0 && (b->out = malloc(b->out_size)) == NULL)
+		goto nomem;
+	/* The blocks go to f's descriptor, after what f had buffered. */
+	if (fflush(f) == EOF) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "can't flush the output stream");
+		goto fail;
 	}
-	if (sfc_sink_init(&pl->sink, f, pl->codec, pl->enc, errbuf) != 0)
-		goto fail;
+	s->raw = f;
+	s->fd = fileno(f);
+	s->codec = pl->codec;
+	off = lseek(s->fd, 0, SEEK_CUR);
+	s->base = off > 0 ? (int64_t)off : 0;
+	/* The header goes out with the first block, so errors are sticky. */
+	s->hdr_len = pl->codec->enc_header(b->enc, s->hdr);
 	sfc_assembler_init(&pl->assembler, pl->buf,
 	    pl->planner.block_full, 0, sfc_pipeline_block_full, pl);
 	return (0);
@@ -1216,18 +1079,6 @@ nomem:
 fail:
 	sfc_pipeline_free(pl);
 	return (-1);
-}
-
-/* The last block, the trailer, raw closed, and everything freed. */
-static int
-sfc_pipeline_close(struct sfc_pipeline *pl)
-{
-	int ret;
-
-	(void)sfc_assembler_flush(&pl->assembler);
-	ret = sfc_sink_close(&pl->sink, pl->enc);
-	sfc_pipeline_free(pl);
-	return (ret);
 }
 
 /* Every stage's figures, for pcap_dump_get_stats(). */
@@ -1656,6 +1507,10 @@ sfc_thr_write(struct sfc_thr *t, const u_char *p, size_t len)
 	sfc_assemble(&t->stage, p, len);
 }
 
+#define	SFC_AT_RECORD_BOUNDARY(a) \
+	((a)->in_bytes >= PCAP_FILE_HDR_LEN && (a)->hdr_fill == 0 && \
+	 (a)->body == 0)
+
 static int
 sfc_thr_record(struct sfc_thr *t, const void *hdr,
     const u_char *data, bpf_u_int32 caplen)
@@ -1851,10 +1706,8 @@ struct sfc_thr;
 /*
  * The dumper.  A pcap_dumper_t * must stay a FILE * (applications call
  * pcap_dump_file(), some cast it), so it is an unbuffered fopencookie()
- * or funopen() stream whose write function feeds the assembler; the
- * state behind a stream is found through a registry.  pcap_dump() skips
- * stdio: pcapint_dump_compress_record() finds the state through a
- * per-thread cache of the registry and copies the record into the block.
+ * or funopen() stream feeding the assembler, whose state a registry
+ * finds; pcap_dump() skips stdio through a per-thread cache of it.
  */
 struct sfc_dumper {
 	struct sfc_dumper *next;	/* in the registry */
@@ -1876,36 +1729,28 @@ static pthread_mutex_t sfc_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sfc_dumper *sfc_dumpers;
 
 /*
- * pcap_dump()'s per-thread cache of the registry, valid while the
- * generation (bumped by every change) is unchanged; generation 0 (no
- * dumper ever opened) keeps plain dumpers off the lock.
+ * The cache is valid while the generation (bumped by every change) is;
+ * generation 0 (no dumper ever opened) keeps plain dumpers off the lock.
  */
 static u_int sfc_generation;
 static thread_local FILE *sfc_hot_fp;
 static thread_local struct sfc_dumper *sfc_hot_d;
 static thread_local u_int sfc_hot_gen;
 
+/* Add d to the registry, or take it out. */
 static void
-sfc_register(struct sfc_dumper *d)
-{
-	SFC_LOCK();
-	d->next = sfc_dumpers;
-	sfc_dumpers = d;
-	__atomic_add_fetch(&sfc_generation, 1, __ATOMIC_RELEASE);
-	SFC_UNLOCK();
-}
-
-static void
-sfc_unregister(struct sfc_dumper *d)
+sfc_register(struct sfc_dumper *d, int add)
 {
 	struct sfc_dumper **pp;
 
 	SFC_LOCK();
-	for (pp = &sfc_dumpers; *pp != NULL; pp = &(*pp)->next) {
-		if (*pp == d) {
-			*pp = d->next;
-			break;
-		}
+	if (add) {
+		d->next = sfc_dumpers;
+		sfc_dumpers = d;
+	} else {
+		for (pp = &sfc_dumpers; *pp != d; pp = &(*pp)->next)
+			continue;
+		*pp = d->next;
 	}
 	__atomic_add_fetch(&sfc_generation, 1, __ATOMIC_RELEASE);
 	SFC_UNLOCK();
@@ -1917,9 +1762,8 @@ sfc_lookup(FILE *fp)
 	struct sfc_dumper *d;
 
 	SFC_LOCK();
-	for (d = sfc_dumpers; d != NULL; d = d->next)
-		if (d->fp == fp)
-			break;
+	for (d = sfc_dumpers; d != NULL && d->fp != fp; d = d->next)
+		continue;
 	SFC_UNLOCK();
 	return (d);
 }
@@ -1981,12 +1825,22 @@ static int
 sfc_cookie_close(void *cookie)
 {
 	struct sfc_dumper *d = cookie;
+	struct sfc_sink *s = &d->pl.sink;
+	u_char trailer[SFC_MAX_HEADER];
 	int ret;
 
-	sfc_unregister(d);
+	sfc_register(d, 0);
 	if (d->thr != NULL)
 		sfc_thr_stop(d->thr);
-	ret = sfc_pipeline_close(&d->pl);
+	(void)sfc_assembler_flush(&d->pl.assembler);
+	if (s->err == 0 && s->blocks != 0)
+		(void)sfc_sink_write(s, trailer,
+		    s->codec->enc_trailer(d->pl.blk.enc, trailer));
+	ret = s->err != 0 ? -1 : 0;
+	/* Don't close the standard output, which the program may still use. */
+	if (s->raw != stdout && fclose(s->raw) == EOF)
+		ret = -1;
+	sfc_pipeline_free(&d->pl);
 	free(d);
 	return (ret);
 }
@@ -2050,11 +1904,8 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 		goto fail;
 	}
 	setvbuf(d->fp, NULL, _IONBF, 0);
-	sfc_register(d);
-	/*
-	 * pcap_dump_fopen() can only refuse the link-layer type, and then
-	 * leaves the stream open; closing it closes f.
-	 */
+	sfc_register(d, 1);
+	/* It refuses only the link-layer type; closing the stream closes f. */
 	pd = pcap_dump_fopen(p, d->fp);
 	if (pd == NULL) {
 		(void)fclose(d->fp);
@@ -2098,17 +1949,14 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 	}
 	if (opts == NULL)
 		return (pcap_dump_open(p, fname));
-	existed = 1;
-	if (fname[0] == '-' && fname[1] == '\0')
-		f = stdout;
-	else {
-		existed = stat(fname, &st) == 0;
-		f = fopen(fname, "wb");
-		if (f == NULL) {
-			pcapint_fmt_errmsg_for_errno(p->errbuf,
-			    PCAP_ERRBUF_SIZE, errno, "%s", fname);
-			return (NULL);
-		}
+	if (strcmp(fname, "-") == 0)
+		return (pcap_dump_fopen_with_options(p, stdout, opts));
+	existed = stat(fname, &st) == 0;
+	f = fopen(fname, "wb");
+	if (f == NULL) {
+		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "%s", fname);
+		return (NULL);
 	}
 	d = pcap_dump_fopen_with_options(p, f, opts);
 	/* Leave no empty file behind where there was none. */
