@@ -866,11 +866,14 @@ pcapint_sfc_block_compress(const struct pcapint_sfc_encoder *codec,
 
 /*
  * The sink: one write() per block, the stream header first and a trailer
- * at the end; it keeps the first error, sticky, and counts.
+ * at the end; it counts, and keeps the first error that ends writing,
+ * sticky.  A file system that is full may get space back, so running
+ * out of it ends only the blocks written meanwhile (sfc_sink_lost()).
  */
 struct sfc_sink {
 	FILE	*raw;		/* where the blocks go */
 	int	fd;		/* fileno(raw) */
+	int	can_cut;	/* raw is a regular file, which ftruncate() cuts */
 	int64_t	base;		/* offset of raw when the dumper began */
 	const struct pcapint_sfc_encoder *codec;
 	u_char	hdr[SFC_MAX_HEADER];	/* stream header not yet written */
@@ -881,6 +884,9 @@ struct sfc_sink {
 	uint64_t blocks;	/* blocks written */
 	uint64_t blocks_stored;	/* ... of them stored by a codec */
 	uint64_t records;	/* records written */
+	uint64_t records_lost;	/* records in blocks lost for lack of space */
+	uint64_t space_stops;	/* times writing stopped for lack of space */
+	int	space_error;	/* ENOSPC or EDQUOT while stopped, else 0 */
 
 	/* The first error, sticky; stored with release after errmsg. */
 	int	err;
@@ -917,6 +923,7 @@ sfc_sink_give_up(struct sfc_sink *s, int err, const char *msg)
 	    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
 
+/* All of p, or -1 with errno set. */
 static int
 sfc_sink_write(struct sfc_sink *s, const u_char *p, size_t len)
 {
@@ -927,8 +934,6 @@ sfc_sink_write(struct sfc_sink *s, const u_char *p, size_t len)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			sfc_sink_fail(s, errno,
-			    "error writing compressed savefile");
 			return (-1);
 		}
 		p += n;
@@ -938,12 +943,60 @@ sfc_sink_write(struct sfc_sink *s, const u_char *p, size_t len)
 	return (0);
 }
 
-/* Write and count a block: 0 and write()'s time, or -1 (sticky error). */
+static void
+sfc_sink_write_failed(struct sfc_sink *s, int err)
+{
+	sfc_sink_fail(s, err, s->codec->compresses ?
+	    "error writing compressed savefile" : "error writing savefile");
+}
+
+static int
+sfc_sink_out_of_space(int err)
+{
+#ifdef EDQUOT
+	if (err == EDQUOT)
+		return (1);
+#endif
+	return (err == ENOSPC);
+}
+
+/*
+ * Writing block b failed, after the file had good bytes.  Out of space,
+ * the block is lost and the file is cut back to good, so that it still
+ * ends with a whole block and reads to its end; the next block tries
+ * again, as space may come back.  1 then; any other error is sticky, -1.
+ */
+static int
+sfc_sink_lost(struct sfc_sink *s, const struct pcapint_sfc_block *b,
+    uint64_t good, size_t hdr_len)
+{
+	int err = errno;
+	off_t end = (off_t)(s->base + (int64_t)good);
+
+	if (!sfc_sink_out_of_space(err) || !s->can_cut ||
+	    ftruncate(s->fd, end) != 0 || lseek(s->fd, end, SEEK_SET) != end) {
+		sfc_sink_write_failed(s, err);
+		return (-1);
+	}
+	SFC_STORE(s->out_bytes, good);
+	s->hdr_len = hdr_len;
+	SFC_STORE(s->records_lost, s->records_lost + b->records);
+	if (s->space_error == 0) {
+		SFC_STORE(s->space_stops, s->space_stops + 1);
+		SFC_STORE(s->space_error, err);
+	}
+	return (1);
+}
+
+/*
+ * Write and count a block: 0 and write()'s time, 1 if it was lost for
+ * lack of space, or -1 (sticky error).
+ */
 static int
 sfc_sink_block(struct sfc_sink *s,
     const struct pcapint_sfc_block *b, uint64_t *write_ns)
 {
-	uint64_t start;
+	uint64_t good = s->out_bytes, start;
 
 	if (s->err != 0)
 		return (-1);
@@ -955,12 +1008,13 @@ sfc_sink_block(struct sfc_sink *s,
 		return (-1);
 	}
 	if (sfc_sink_write(s, s->hdr, s->hdr_len) == -1)
-		return (-1);
-	s->hdr_len = 0;
+		return (sfc_sink_lost(s, b, good, s->hdr_len));
 	start = sfc_clock_ns(CLOCK_MONOTONIC);
 	if (sfc_sink_write(s, b->res, (size_t)b->out_len) == -1)
-		return (-1);
+		return (sfc_sink_lost(s, b, good, s->hdr_len));
 	*write_ns = sfc_clock_ns(CLOCK_MONOTONIC) - start;
+	s->hdr_len = 0;
+	SFC_STORE(s->space_error, 0);
 	/* Storing without a codec is not a codec giving up. */
 	if (b->stored && s->codec->compresses)
 		SFC_STORE(s->blocks_stored, s->blocks_stored + 1);
@@ -990,10 +1044,15 @@ sfc_pipeline_write(struct sfc_pipeline *pl, const struct pcapint_sfc_block *b)
 {
 	struct pcapint_sfc_load load;
 	uint64_t write_ns;
+	int ret;
 
-	if (sfc_sink_block(&pl->sink, b, &write_ns) != 0)
+	ret = sfc_sink_block(&pl->sink, b, &write_ns);
+	if (ret == -1)
 		return (-1);
 	pcapint_sfc_planner_learn(&pl->planner, b);
+	/* A block lost for lack of space took no time the disk would take. */
+	if (ret == 1)
+		return (0);
 	memset(&load, 0, sizeof(load));
 	if (pl->load != NULL)
 		pl->load(pl->load_ctx, &load);
@@ -1040,6 +1099,7 @@ sfc_pipeline_open(struct sfc_pipeline *pl, FILE *f,
 {
 	struct pcapint_sfc_block *b = &pl->blk;
 	struct sfc_sink *s = &pl->sink;
+	struct stat st;
 	off_t off;
 
 	memset(pl, 0, sizeof(*pl));
@@ -1064,6 +1124,7 @@ sfc_pipeline_open(struct sfc_pipeline *pl, FILE *f,
 	}
 	s->raw = f;
 	s->fd = fileno(f);
+	s->can_cut = fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
 	s->codec = pl->codec;
 	off = lseek(s->fd, 0, SEEK_CUR);
 	s->base = off > 0 ? (int64_t)off : 0;
@@ -1093,6 +1154,9 @@ sfc_pipeline_stats(struct sfc_pipeline *pl, struct pcap_dump_stats *s)
 	s->bytes_out = SFC_LOAD(pl->sink.out_bytes);
 	s->blocks = SFC_LOAD(pl->sink.blocks);
 	s->blocks_stored = SFC_LOAD(pl->sink.blocks_stored);
+	s->records_lost = SFC_LOAD(pl->sink.records_lost);
+	s->space_stops = SFC_LOAD(pl->sink.space_stops);
+	s->space_error = SFC_LOAD(pl->sink.space_error);
 	sfc_planner_stats(&pl->planner, s);
 }
 #ifdef HAVE_PTHREADS
@@ -1833,9 +1897,9 @@ sfc_cookie_close(void *cookie)
 	if (d->thr != NULL)
 		sfc_thr_stop(d->thr);
 	(void)sfc_assembler_flush(&d->pl.assembler);
-	if (s->err == 0 && s->blocks != 0)
-		(void)sfc_sink_write(s, trailer,
-		    s->codec->enc_trailer(d->pl.blk.enc, trailer));
+	if (s->err == 0 && s->blocks != 0 && sfc_sink_write(s, trailer,
+	    s->codec->enc_trailer(d->pl.blk.enc, trailer)) == -1)
+		sfc_sink_write_failed(s, errno);
 	ret = s->err != 0 ? -1 : 0;
 	/* Don't close the standard output, which the program may still use. */
 	if (s->raw != stdout && fclose(s->raw) == EOF)
