@@ -50,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <pcap.h>
 
@@ -82,18 +83,39 @@ static u_int max_pending = MAX_FILES_CLOSING;
 static int dump_failed;
 static int figures_printed;
 
+/*
+ * A full disk is an episode: libpcap loses the blocks that find no
+ * space and writes again once there is some (pcap_dump_get_stats(3PCAP)).
+ * The capture thread looks every SPACE_CHECK_EVERY packets, which costs
+ * little, and says so on the standard error when it happens; the
+ * figures at the end list the episodes.
+ */
+#define SPACE_CHECK_EVERY	256
+static u_int packets_unchecked;
+
 #ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
 static struct pcap_dump_stats totals;
+
+/* The stops for lack of space; the capture thread alone uses these. */
+#define SPACE_STOPS_LISTED	10
+static u_int files_opened;
+static u_int stopped_file;	/* files_opened when writing stopped, or 0 */
+static uint64_t blocks_at_stop;	/* in that file */
+static u_int space_stops;
+static time_t stop_time[SPACE_STOPS_LISTED];
+static time_t resume_time[SPACE_STOPS_LISTED];
 
 pcap_dumper_t *
 dumpfile_open(pcap_t *p, const char *name)
 {
+	files_opened++;
 	return (pcap_dump_open_with_options(p, name, dumpopts_options));
 }
 
 pcap_dumper_t *
 dumpfile_fopen(pcap_t *p, FILE *fp)
 {
+	files_opened++;
 	return (pcap_dump_fopen_with_options(p, fp, dumpopts_options));
 }
 
@@ -123,6 +145,7 @@ add_figures(const struct pcap_dump_stats *st)
 {
 	totals.records_written += st->records_written;
 	totals.records_dropped += st->records_dropped;
+	totals.records_lost += st->records_lost;
 	if (st->ring_high_water > totals.ring_high_water)
 		totals.ring_high_water = st->ring_high_water;
 	if (st->ring_size != 0)
@@ -159,6 +182,37 @@ print_levels(void)
 	    PLURAL_SUFFIX(totals.level_changes));
 }
 
+/*
+ * "2 stops for lack of space (12:00:01 for 5 s, 12:03:00 until the
+ * end)", and the packets lost to write errors, full disks included.
+ */
+static void
+print_losses(void)
+{
+	char when[sizeof("00:00:00")];
+	u_int i;
+
+	if (space_stops != 0) {
+		fprintf(stderr, "%u stop%s for lack of space (", space_stops,
+		    PLURAL_SUFFIX(space_stops));
+		for (i = 0; i < space_stops && i < SPACE_STOPS_LISTED; i++) {
+			strftime(when, sizeof(when), "%H:%M:%S",
+			    localtime(&stop_time[i]));
+			fprintf(stderr, "%s%s", i > 0 ? ", " : "", when);
+			if (resume_time[i] != 0)
+				fprintf(stderr, " for %.0f s",
+				    difftime(resume_time[i], stop_time[i]));
+			else
+				fprintf(stderr, " until the end");
+		}
+		fprintf(stderr, "%s)\n",
+		    space_stops > SPACE_STOPS_LISTED ? ", ..." : "");
+	}
+	if (totals.records_lost != 0)
+		fprintf(stderr, "%" PRIu64 " packet%s lost to write errors\n",
+		    totals.records_lost, PLURAL_SUFFIX(totals.records_lost));
+}
+
 static void
 print_figures(void)
 {
@@ -166,6 +220,7 @@ print_figures(void)
 		return;
 	figures_printed = 1;
 	print_levels();
+	print_losses();
 	if (totals.ring_size == 0)
 		return;
 	fprintf(stderr, "%" PRIu64 " packet%s written\n",
@@ -361,6 +416,46 @@ dumpfile_close(pcap_dumper_t **pdd, const char *name, int last)
 	return (dump_failed ? -1 : 0);
 }
 
+#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
+/*
+ * Writing to d, the current file, has stopped for lack of space, or has
+ * resumed: say so now.  A file that a rotation opened while writing was
+ * stopped has resumed once it has a block.
+ */
+static void
+watch_space(pcap_dumper_t *d)
+{
+	struct pcap_dump_stats st;
+	const char *name;
+
+	memset(&st, 0, sizeof(st));
+	if (pcap_dump_get_stats(d, &st, sizeof(st)) != 0)
+		return;
+	name = current_name != NULL && *current_name != NULL ?
+	    *current_name : "savefile";
+	if (stopped_file == 0 && st.space_error != 0) {
+		stopped_file = files_opened;
+		blocks_at_stop = st.blocks;
+		if (space_stops < SPACE_STOPS_LISTED)
+			stop_time[space_stops] = time(NULL);
+		space_stops++;
+		fprintf(stderr, "%s: %s: %s; packets are lost until there is space\n",
+		    program_name, name, strerror(st.space_error));
+	} else if (stopped_file != 0 && st.space_error == 0 &&
+	    st.blocks > (stopped_file == files_opened ? blocks_at_stop : 0)) {
+		stopped_file = 0;
+		if (space_stops <= SPACE_STOPS_LISTED)
+			resume_time[space_stops - 1] = time(NULL);
+		fprintf(stderr, "%s: %s: writing again\n", program_name, name);
+	}
+}
+#else
+static void
+watch_space(pcap_dumper_t *d _U_)
+{
+}
+#endif /* HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS */
+
 /*
  * SIGUSR2 asks for a flush.  The handler only sets a flag: a flush takes
  * a lock and, with a writer thread, waits for it, neither of which a
@@ -368,13 +463,18 @@ dumpfile_close(pcap_dumper_t **pdd, const char *name, int last)
  * rotation at any time.  The capture loop flushes the current dumper.
  */
 void
-dumpfile_flush_if_asked(pcap_dumper_t *d)
+dumpfile_after_packet(pcap_dumper_t *d)
 {
-	if (!dumpfile_flush_requested)
+	if (d == NULL)
 		return;
-	dumpfile_flush_requested = 0;
-	if (d != NULL)
+	if (dumpfile_flush_requested) {
+		dumpfile_flush_requested = 0;
 		(void)pcap_dump_flush(d);
+	}
+	if (++packets_unchecked >= SPACE_CHECK_EVERY) {
+		packets_unchecked = 0;
+		watch_space(d);
+	}
 }
 
 /*

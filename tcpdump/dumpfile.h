@@ -57,9 +57,13 @@ extern void dumpfile_setup(pcap_dumper_t **, char **,
  */
 extern int dumpfile_close(pcap_dumper_t **pdd, const char *name, int last);
 
-/* Set by the SIGUSR2 handler, acted on by dumpfile_flush_if_asked(). */
+/*
+ * After each packet handed to the dumper: flush if SIGUSR2 asked
+ * (dumpfile_flush_requested), and say when writing stops for lack of
+ * space and when it resumes.
+ */
 extern volatile sig_atomic_t dumpfile_flush_requested;
-extern void dumpfile_flush_if_asked(pcap_dumper_t *);
+extern void dumpfile_after_packet(pcap_dumper_t *);
 
 /* On every exit path: finish what dumpfile_close() left. */
 extern void dumpfile_exit(void);
