@@ -28,13 +28,15 @@ t_ok "build the failwrite shim"
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 export ASAN_OPTIONS
 
-# run_faulty NAME MODE: capture N frames with the writer thread and the
-# shim in MODE, then stop tcpdump; its stderr is $TMPDIR/NAME.err.
+# run_faulty NAME MODE [COMPRESS]: capture N frames with the writer
+# thread and the shim in MODE, with --compress=COMPRESS (default lz4;
+# "none" for a plain savefile), then stop tcpdump; its stderr is
+# $TMPDIR/NAME.err.
 run_faulty() {
 	netns_bg "$NS_B" "$TMPDIR/$1.out" "$TMPDIR/$1.err" \
 	    env LD_PRELOAD="$shim" SLUICE_FAILWRITE="$2" \
 	    "$TCPDUMP" -n -i "$VETH_B" -s 2048 -B 16384 --writer-cpu=0 \
-	    --compress=lz4 -w "$TMPDIR/$1.pcap"
+	    --compress="${3:-lz4}" -w "$TMPDIR/$1.pcap"
 	TD=$NETNS_BG_PID
 	if ! netns_wait_for "$TMPDIR/$1.err" "listening on" 100; then
 		t_fail "$1: tcpdump did not start: $(head -3 "$TMPDIR/$1.err")"
@@ -64,6 +66,13 @@ t_check "eio: the file holds exactly the $w packets written, in order" \
     sh -c "grep -q '^frames: $w\$' '$TMPDIR/eio.chk' &&
         grep -q '^missing: 0\$' '$TMPDIR/eio.chk' &&
         grep -q '^out-of-order: 0\$' '$TMPDIR/eio.chk'"
+
+# The same without compressing: the message says what the file is.
+run_faulty eio-plain eio:3 none
+t_expect_eq "eio, plain: tcpdump exits 1" 1 "$NETNS_STATUS"
+t_check "eio, plain: the error says \"savefile\", not \"compressed savefile\"" \
+    grep -q "^tcpdump: $TMPDIR/eio-plain.pcap: error writing savefile: Input/output error ([0-9]* packets lost)\$" \
+    "$TMPDIR/eio-plain.err"
 
 # Short writes: all is written in the end.
 run_faulty short short
