@@ -876,8 +876,14 @@ struct sfc_sink {
 	int	can_cut;	/* raw is a regular file, which ftruncate() cuts */
 	int64_t	base;		/* offset of raw when the dumper began */
 	const struct pcapint_sfc_encoder *codec;
-	u_char	hdr[SFC_MAX_HEADER];	/* stream header not yet written */
+	/*
+	 * What must start the file and is not written yet: the stream
+	 * header, and the block holding the file header if it found no
+	 * space (first_kept).
+	 */
+	u_char	hdr[4 * SFC_MAX_HEADER];
 	size_t	hdr_len;
+	int	first_kept;
 
 	/* Read by other threads with SFC_LOAD(). */
 	uint64_t out_bytes;	/* bytes written */
@@ -964,22 +970,33 @@ sfc_sink_out_of_space(int err)
  * Writing block b failed, after the file had good bytes.  Out of space,
  * the block is lost and the file is cut back to good, so that it still
  * ends with a whole block and reads to its end; the next block tries
- * again, as space may come back.  1 then; any other error is sticky, -1.
+ * again, as space may come back.  The first block is not lost but kept
+ * to go out before the next: it holds the file header, without which
+ * the blocks after it are unreadable, and nothing else (see
+ * pcap_dump_fopen_with_options()), so it is small.  1 then; any other
+ * error is sticky, -1.
  */
 static int
 sfc_sink_lost(struct sfc_sink *s, const struct pcapint_sfc_block *b,
-    uint64_t good, size_t hdr_len)
+    uint64_t good)
 {
 	int err = errno;
 	off_t end = (off_t)(s->base + (int64_t)good);
+	int keep = s->blocks == 0 && !s->first_kept;
 
 	if (!sfc_sink_out_of_space(err) || !s->can_cut ||
-	    ftruncate(s->fd, end) != 0 || lseek(s->fd, end, SEEK_SET) != end) {
+	    ftruncate(s->fd, end) != 0 || lseek(s->fd, end, SEEK_SET) != end ||
+	    (keep && (b->records != 0 ||
+	    (size_t)b->out_len > sizeof(s->hdr) - s->hdr_len))) {
 		sfc_sink_write_failed(s, err);
 		return (-1);
 	}
 	SFC_STORE(s->out_bytes, good);
-	s->hdr_len = hdr_len;
+	if (keep) {
+		memcpy(s->hdr + s->hdr_len, b->res, (size_t)b->out_len);
+		s->hdr_len += (size_t)b->out_len;
+		s->first_kept = 1;
+	}
 	SFC_STORE(s->records_lost, s->records_lost + b->records);
 	if (s->space_error == 0) {
 		SFC_STORE(s->space_stops, s->space_stops + 1);
@@ -1008,17 +1025,18 @@ sfc_sink_block(struct sfc_sink *s,
 		return (-1);
 	}
 	if (sfc_sink_write(s, s->hdr, s->hdr_len) == -1)
-		return (sfc_sink_lost(s, b, good, s->hdr_len));
+		return (sfc_sink_lost(s, b, good));
 	start = sfc_clock_ns(CLOCK_MONOTONIC);
 	if (sfc_sink_write(s, b->res, (size_t)b->out_len) == -1)
-		return (sfc_sink_lost(s, b, good, s->hdr_len));
+		return (sfc_sink_lost(s, b, good));
 	*write_ns = sfc_clock_ns(CLOCK_MONOTONIC) - start;
 	s->hdr_len = 0;
 	SFC_STORE(s->space_error, 0);
 	/* Storing without a codec is not a codec giving up. */
 	if (b->stored && s->codec->compresses)
 		SFC_STORE(s->blocks_stored, s->blocks_stored + 1);
-	SFC_STORE(s->blocks, s->blocks + 1);
+	SFC_STORE(s->blocks, s->blocks + 1 + (uint64_t)s->first_kept);
+	s->first_kept = 0;
 	SFC_STORE(s->records, s->records + b->records);
 	return (0);
 }
@@ -1975,6 +1993,13 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 		(void)fclose(d->fp);
 		return (NULL);
 	}
+	/*
+	 * The file header goes out now, in a block of its own, so that a
+	 * file is never empty, whenever the program is killed, and so that
+	 * it can be kept while the disk is full (sfc_sink_lost()).  An
+	 * error is kept, as for any block.
+	 */
+	(void)sfc_assembler_flush(&d->pl.assembler);
 	if (sfc_thr_start(&d->thr, &d->pl, p, opts) != 0) {
 		/* Leave an empty file: write nothing on close. */
 		sfc_sink_give_up(&d->pl.sink, ECANCELED, NULL);
