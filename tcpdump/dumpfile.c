@@ -309,6 +309,9 @@ file_done(const char *name, int status, const struct pcap_dump_stats *st,
 {
 	if (st != NULL)
 		add_figures(st);
+	/* Packets lost while the disk was full fail the run too. */
+	if (st != NULL && st->records_lost != 0)
+		dump_failed = 1;
 	if (status == 0)
 		return;
 	dump_failed = 1;
@@ -321,6 +324,43 @@ file_done(const char *name, int status, const struct pcap_dump_stats *st,
 		    errmsg != NULL ? errmsg : "write error");
 }
 
+#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
+/*
+ * Writing to d, the current file, has stopped for lack of space, or has
+ * resumed: say so now.  A file that a rotation opened while writing was
+ * stopped has resumed once it has a block.
+ */
+static void
+watch_space(pcap_dumper_t *d, const char *name)
+{
+	struct pcap_dump_stats st;
+
+	memset(&st, 0, sizeof(st));
+	if (pcap_dump_get_stats(d, &st, sizeof(st)) != 0)
+		return;
+	if (stopped_file == 0 && st.space_error != 0) {
+		stopped_file = files_opened;
+		blocks_at_stop = st.blocks;
+		if (space_stops < SPACE_STOPS_LISTED)
+			stop_time[space_stops] = time(NULL);
+		space_stops++;
+		fprintf(stderr, "%s: %s: %s; packets are lost until there is space\n",
+		    program_name, name, strerror(st.space_error));
+	} else if (stopped_file != 0 && st.space_error == 0 &&
+	    st.blocks > (stopped_file == files_opened ? blocks_at_stop : 0)) {
+		stopped_file = 0;
+		if (space_stops <= SPACE_STOPS_LISTED)
+			resume_time[space_stops - 1] = time(NULL);
+		fprintf(stderr, "%s: %s: writing again\n", program_name, name);
+	}
+}
+#else
+static void
+watch_space(pcap_dumper_t *d _U_, const char *name _U_)
+{
+}
+#endif /* HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS */
+
 /* Flush, take the figures, close, on this thread. */
 static void
 close_now(pcap_dumper_t *d, const char *name)
@@ -331,6 +371,8 @@ close_now(pcap_dumper_t *d, const char *name)
 	int status;
 
 	status = pcap_dump_flush(d) == -1 ? -1 : 0;
+	/* A stop for lack of space that lasts to the end is said too. */
+	watch_space(d, name);
 	stp = get_figures(d, &st, &errmsg);
 	file_done(name, status, stp, errmsg);
 	pcap_dump_close(d);
@@ -416,46 +458,6 @@ dumpfile_close(pcap_dumper_t **pdd, const char *name, int last)
 	return (dump_failed ? -1 : 0);
 }
 
-#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
-/*
- * Writing to d, the current file, has stopped for lack of space, or has
- * resumed: say so now.  A file that a rotation opened while writing was
- * stopped has resumed once it has a block.
- */
-static void
-watch_space(pcap_dumper_t *d)
-{
-	struct pcap_dump_stats st;
-	const char *name;
-
-	memset(&st, 0, sizeof(st));
-	if (pcap_dump_get_stats(d, &st, sizeof(st)) != 0)
-		return;
-	name = current_name != NULL && *current_name != NULL ?
-	    *current_name : "savefile";
-	if (stopped_file == 0 && st.space_error != 0) {
-		stopped_file = files_opened;
-		blocks_at_stop = st.blocks;
-		if (space_stops < SPACE_STOPS_LISTED)
-			stop_time[space_stops] = time(NULL);
-		space_stops++;
-		fprintf(stderr, "%s: %s: %s; packets are lost until there is space\n",
-		    program_name, name, strerror(st.space_error));
-	} else if (stopped_file != 0 && st.space_error == 0 &&
-	    st.blocks > (stopped_file == files_opened ? blocks_at_stop : 0)) {
-		stopped_file = 0;
-		if (space_stops <= SPACE_STOPS_LISTED)
-			resume_time[space_stops - 1] = time(NULL);
-		fprintf(stderr, "%s: %s: writing again\n", program_name, name);
-	}
-}
-#else
-static void
-watch_space(pcap_dumper_t *d _U_)
-{
-}
-#endif /* HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS */
-
 /*
  * SIGUSR2 asks for a flush.  The handler only sets a flag: a flush takes
  * a lock and, with a writer thread, waits for it, neither of which a
@@ -473,7 +475,8 @@ dumpfile_after_packet(pcap_dumper_t *d)
 	}
 	if (++packets_unchecked >= SPACE_CHECK_EVERY) {
 		packets_unchecked = 0;
-		watch_space(d);
+		watch_space(d, current_name != NULL && *current_name != NULL ?
+		    *current_name : "savefile");
 	}
 }
 
