@@ -14,9 +14,10 @@
 #   without a writer thread at all, and reads back byte-identical to the
 #   input, with every packet counted as written.  (At "auto" the levels follow the timings, so the bytes do
 #   too: tests/adapt/t-levels.sh checks those files.)
-# - ENOSPC on a small tmpfs with helpers running: the error is reported,
-#   the exit status is 1, written + lost = the packets read, and the file
-#   holds exactly the packets written, whole blocks only.
+# - ENOSPC on a small tmpfs with helpers running, which never frees up:
+#   the stop is reported and listed, the exit status is 1, written + lost
+#   = the packets read, and the file reads to its end and holds exactly
+#   the packets written, whole blocks only.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
@@ -136,8 +137,12 @@ unshare -m --propagation private sh -c '
     "$TMPDIR/full.cap"
 sed 's/^/# stderr: /' "$TMPDIR/full.err"
 t_expect_eq "ENOSPC: tcpdump exits 1" 1 "$(cat "$TMPDIR/full.rc")"
-lost=$(sed -n 's/.*: No space left on device (\([0-9]*\) packets lost)$/\1/p' \
-    "$TMPDIR/full.err")
+t_check "ENOSPC: tcpdump says writing stopped for lack of space, naming the file" \
+    grep -q ": $TMPDIR/mnt/cap: No space left on device; packets are lost until there is space\$" \
+    "$TMPDIR/full.err"
+t_check "ENOSPC: ... and lists the stop, which lasted to the end" \
+    grep -q '^1 stop for lack of space ([0-9:]* until the end)$' "$TMPDIR/full.err"
+lost=$(sed -n 's/^\([0-9]*\) packets lost to write errors$/\1/p' "$TMPDIR/full.err")
 w=$(sed -n 's/^\([0-9]*\) packets written$/\1/p' "$TMPDIR/full.err")
 t_check "ENOSPC: reported with the packets lost ($lost) and written ($w)" \
     test -n "$lost" -a -n "$w"
@@ -146,6 +151,8 @@ t_expect_eq "ENOSPC: written + lost = the 8000 packets read" 8000 \
 t_check "ENOSPC: some packets were written, some lost" \
     test "${w:-0}" -gt 0 -a "${lost:-0}" -gt 0
 "$CHK" "$TMPDIR/full.cap" >"$TMPDIR/chk.out" 2>&1
+t_check "ENOSPC: the file reads to its end, cut back to its last whole block" \
+    "$CHK" "$TMPDIR/full.cap"
 t_check "ENOSPC: the file holds exactly the $w packets written, in order" \
     sh -c "grep -q '^frames: $w\$' '$TMPDIR/chk.out' &&
         grep -q '^missing: 0\$' '$TMPDIR/chk.out' &&

@@ -1,0 +1,81 @@
+#!/bin/sh
+#
+# tcpdump -C 1 -W 4 --compress killed with SIGKILL 20 times, each time at
+# a different moment of a live capture, half of them on a quiet link: no
+# file is ever empty (the file header is written when the file is
+# opened, in a block of its own), and every file reads to its end.  The one exception is the write() the
+# kill comes in, which Linux may stop at a page boundary (see
+# t-sigkill.sh): that file reads to the block the kill cut short, and
+# the reader says so in one sentence.
+
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/live/netns.sh"
+. "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
+
+ROUNDS=20
+netns_live_setup
+cut_short='^sluice-seqcheck: .*: truncated .* compressed file: it ends'
+cut_short="$cut_short inside the block starting at byte offset [0-9]*"
+empty=0
+unreadable=0
+cut=0
+files=0
+# A different moment each round, from a seed printed for reruns.
+seed=$(( $$ % 10 ))
+echo "# seed $seed"
+round=0
+while [ $round -lt $ROUNDS ]; do
+	round=$((round + 1))
+	codec=$(echo "zstd lz4 gzip" | cut -d' ' -f$(( round % 3 + 1 )))
+	# Every other round on a quiet link, killed as soon as tcpdump is
+	# listening, when its file has just been opened; the others rotate
+	# through the files at 40,000 frames/s, killed 0.1 to 1.2 s in.
+	if [ $((round % 2)) = 1 ]; then
+		rate=40000
+		delay=$(( 1 + (seed + round * 7) % 12 ))	# tenths of a second
+	else
+		rate=0
+		delay=0
+	fi
+	d=$TMPDIR/r$round
+	mkdir "$d"
+	start_tcpdump "kill$round" -s 2048 -B 16384 -C 1 -W 4 \
+	    --compress="$codec" -w "$d/cap"
+	gen=
+	if [ $rate != 0 ]; then
+		netns_exec "$NS_A" "$GEN" --type http --count 48000 \
+		    --rate $rate --iface "$VETH_A" 2>/dev/null &
+		gen=$!
+	fi
+	[ $delay = 0 ] || sleep "$((delay / 10)).$((delay % 10))"
+	netns_stop "$TD" KILL 20
+	# The sender stops by itself after 1.2 s; the next round must be
+	# quiet.
+	[ -z "$gen" ] || wait "$gen"
+	for f in "$d"/cap*; do
+		[ -e "$f" ] || continue
+		files=$((files + 1))
+		if [ ! -s "$f" ]; then
+			empty=$((empty + 1))
+			echo "# round $round ($codec, $rate/s, $delay/10 s): $f is empty"
+			continue
+		fi
+		if "$CHK" "$f" >"$f.chk" 2>&1; then
+			continue
+		fi
+		if [ "$(grep -c '^sluice-seqcheck: ' "$f.chk")" = 1 ] &&
+		    grep -q "$cut_short" "$f.chk"; then
+			cut=$((cut + 1))
+			echo "# round $round ($codec, $rate/s, $delay/10 s): $f: the kill cut its last block"
+		else
+			unreadable=$((unreadable + 1))
+			echo "# round $round ($codec, $rate/s, $delay/10 s): $f: $(grep '^sluice-seqcheck: ' "$f.chk" | head -1)"
+		fi
+	done
+done
+echo "# summary: $ROUNDS kills, $files files, $empty empty, $cut cut by the kill, $unreadable unreadable"
+t_check "$ROUNDS kills left files to check ($files)" test "$files" -ge $ROUNDS
+t_expect_eq "no file is empty" 0 "$empty"
+t_expect_eq "every file reads to its end, or to the block the kill cut" \
+    0 "$unreadable"
+t_done
