@@ -88,7 +88,7 @@ t_expect_eq "libpcap: the ERSPAN decapsulator comes with its build commit" \
     "pcap-erspan.c pcap-erspan.h " \
     "$(sed -n 's/^ create mode 100644 //p' "$out"/02-erspan/0001-*.patch | tr '\n' ' ')"
 t_check "libpcap: the implementation commit adds sf-writer.c" \
-    grep -q '^ create mode 100644 sf-writer.c$' "$out"/03-savefile-options/0007-build-*.patch
+    grep -q '^ create mode 100644 sf-writer.c$' "$out"/03-savefile-options/0008-build-*.patch
 t_check "libpcap: the LZO commit adds sf-compress-lzo.c" \
     grep -q '^ create mode 100644 sf-compress-lzo.c$' "$out"/05-lzo/0001-*.patch
 
