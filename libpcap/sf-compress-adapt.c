@@ -39,9 +39,9 @@
  * costs and gains.  Against storing (x = 0, r = 1) this is Shimizu et
  * al.'s condition: compressing pays while x + r y < y.
  *
- *  1. Saturated (load above ADAPT_BUSY, or a backlog in the ring): one
- *     rung towards the rung with the lowest predicted load, if that is
- *     lower by MARGIN.  Disk-bound that climbs, CPU-bound it descends.
+ *  1. Saturated (load above BUSY, or a backlog in the ring): one rung
+ *     towards the lowest predicted load, if that is lower by MARGIN.
+ *     Disk-bound that climbs, CPU-bound it descends.
  *  2. Keeping up: climb only to a rung predicted to leave the load below
  *     SAFE, cost at most CPU_LOW of the threads and write SIZE_GAIN
  *     fewer bytes; descend when compressing takes more than CPU_HIGH.
@@ -50,36 +50,32 @@
  *  3. Copying a savefile, where nothing is lost by waiting: the most
  *     thorough rung predicted to take no longer than writing every byte
  *     as it is (COPY_UP to climb, COPY_DOWN to descend).
- *  In all cases, a codec that saves less than MIN_GAIN descends, and on
- *  rung 0 one block in PCAPINT_SFC_ADAPT_PROBE_EVERY tries the codec.
+ *  Always, a codec that saves less than MIN_GAIN descends, and on rung 0
+ *  one block in PCAPINT_SFC_ADAPT_PROBE_EVERY tries the codec.
  *
  * Hysteresis: moves wait for HOLD_UP or HOLD_DOWN blocks in a row (one
  * when the backlog grows), a new rung is measured for WARMUP blocks
  * before it is judged, and what each rung and the disk did is trusted
  * for STALE and DISK_STALE bytes of input.  Nothing here reads a clock
- * or does I/O, so it can be tested with made-up timings; every rule
- * and value was set by measuring real traffic into slow and fast
- * sinks.
+ * or does I/O, so it can be tested with made-up timings.
  */
 
 #include <config.h>
 
 #include "ftmacros.h"	/* u_int with -std=c99 */
 
-#include <stddef.h>
 #include <string.h>
 
 #include "sf-compress.h"
 
 /*
- * The tunables, in one table.  Loads are shares of the time of the
- * busiest resource; weights are those of smoothing over blocks.
+ * The tunables, set by measuring traffic into slow and fast sinks.  Loads
+ * are shares of the busiest resource's time; weights smooth over blocks.
  */
 #define	ADAPT_BUSY		0.85	/* saturated above it: rule 1 */
 #define	ADAPT_SAFE		0.70	/* rule 2 never climbs above it */
 #define	ADAPT_MARGIN		0.04	/* rungs differ by more than this */
-#define	ADAPT_CPU_LOW		0.25	/* rule 2 climbs below: leave the
-					   capture its CPU */
+#define	ADAPT_CPU_LOW		0.25	/* rule 2 climbs below it */
 #define	ADAPT_CPU_HIGH		0.50	/* rule 2 descends above: twice LOW */
 #define	ADAPT_SIZE_GAIN		0.03	/* a climb must write this much less */
 #define	ADAPT_COPY_UP		1.00	/* rule 3: as fast as a plain copy */
@@ -95,28 +91,23 @@
 #define	ADAPT_BACKLOG_LOW	(1.0 / 16)	/* of the ring: late */
 #define	ADAPT_BACKLOG_HIGH	(1.0 / 2)	/* of the ring: urgent */
 #define	ADAPT_TREND		(1.0 / 4)	/* the backlog's trend */
-#define	ADAPT_STALE		((uint64_t)1 << 30)	/* input bytes a
-							   rung's figures
-							   are trusted */
+#define	ADAPT_STALE		((uint64_t)1 << 30)	/* input bytes a rung's
+							   figures hold */
 #define	ADAPT_DISK_STALE	((uint64_t)256 << 20)	/* ... the disk's */
-#define	ADAPT_DISK_BLOCKED	0.5	/* the disk is the limit above this
-					   share of the time in write() */
+#define	ADAPT_DISK_BLOCKED	0.5	/* disk-bound above this in write() */
 #define	ADAPT_BUSY_MAX		2.0	/* one block's load counts at most */
 #define	ADAPT_GAIN_MAX		0.999	/* no rung saves everything */
 #define	ADAPT_SANE_OUT		2	/* more out per byte in is no sample */
 
 /*
- * The ladders: a codec's levels from the cheapest to the most thorough,
- * rung 0 storing blocks as they are, each with its cost (ns of CPU per
- * input byte, the codec call alone) and gain (1 - out / in), measured
- * through the dumper on HTTP frames.  They only predict a rung not
- * measured lately from the current one, so only how rungs compare
- * matters.  A level is left out where a neighbour writes as few bytes
- * for less CPU.  zstd's upper rungs, where the disk is the limit, fill
- * blocks eight times the default size, as every block starts without
- * history; the lower ones, where the CPU is, keep the default.
+ * The ladders: a codec's levels, the cheapest first, rung 0 storing; each
+ * with its cost (ns of CPU per input byte, the codec call alone) and gain
+ * (1 - out / in), measured through the dumper on HTTP frames.  They only
+ * scale what the current rung does, so only how rungs compare matters; a
+ * level is left out where a neighbour writes as few bytes for less CPU.
+ * zstd's upper, disk-bound rungs fill blocks eight times the default
+ * size, as every block starts without history.
  */
-
 #define	NRUNGS(a)	((u_int)(sizeof(a) / sizeof((a)[0])))
 
 /*	level	cost	gain	scale */
@@ -145,29 +136,29 @@ static const struct pcapint_sfc_adapt_rung gzip_rungs[] = {
 };
 
 /* zstd begins mid-range (-1): the limit is not known yet. */
-const struct pcapint_sfc_adapt_ladder pcapint_sfc_zstd_ladder = {
-	NRUNGS(zstd_rungs), 2, zstd_rungs
-};
-const struct pcapint_sfc_adapt_ladder pcapint_sfc_lz4_ladder = {
-	NRUNGS(lz4_rungs), 1, lz4_rungs
-};
-const struct pcapint_sfc_adapt_ladder pcapint_sfc_gzip_ladder = {
-	NRUNGS(gzip_rungs), 1, gzip_rungs
-};
+const struct pcapint_sfc_adapt_ladder pcapint_sfc_zstd_ladder =
+    { NRUNGS(zstd_rungs), 2, zstd_rungs };
+const struct pcapint_sfc_adapt_ladder pcapint_sfc_lz4_ladder =
+    { NRUNGS(lz4_rungs), 1, lz4_rungs };
+const struct pcapint_sfc_adapt_ladder pcapint_sfc_gzip_ladder =
+    { NRUNGS(gzip_rungs), 1, gzip_rungs };
 
 /* What the writer would do at a rung, predicted from a window. */
 struct adapt_load {
-	double	cpu;		/* share of the CPUs the compressing threads
-				   may use */
-	double	load;		/* the busiest of the disk, the threads and
-				   their CPUs */
+	double	cpu;		/* share of the compressing threads' CPUs */
+	double	load;		/* the busiest of disk, threads and CPUs */
 	double	ratio;		/* bytes written per input byte */
 	double	gain;		/* of the codec on the bytes it is run on */
-	double	copy;		/* ns per input byte of a copy, rule 3; 0 if
-				   the producer's time is not known */
-	double	plain;		/* ... of a copy that writes every byte as it
-				   is, on one thread */
+	double	copy;		/* ns per input byte of a copy; 0: not known */
+	double	plain;		/* ... of one writing every byte as it is */
+	int	recent;		/* what it did lately is known */
 };
+
+static double
+adapt_max(double a, double b)
+{
+	return (a > b ? a : b);
+}
 
 void
 pcapint_sfc_adapt_init(struct pcapint_sfc_adapt *a,
@@ -184,66 +175,14 @@ pcapint_sfc_adapt_init(struct pcapint_sfc_adapt *a,
 	a->cpus = 1;
 }
 
-/* Whether what rung j did is recent enough to predict from. */
-static int
-adapt_seen_recently(const struct pcapint_sfc_adapt *a, u_int j)
-{
-	return (a->seen[j].when != 0 &&
-	    a->fed - a->seen[j].when < ADAPT_STALE);
-}
+/* Rule 3 decides: a writer with a floor, knowing the producer's time. */
+#define	ADAPT_COPYING(a, w)	((a)->floor > 0 && (w)->producer > 0)
 
 /*
- * The cost per byte and the gain of the codec at rung j, seen from the
- * window w of rung k: what rung j did if that is recent; otherwise what
- * the current rung does (or, on rung 0, what rung 1 last did), scaled
- * by the ladder's measured costs and gains.
- */
-static void
-adapt_estimate(const struct pcapint_sfc_adapt *a,
-    const struct pcapint_sfc_adapt_window *w, u_int k, u_int j,
-    double *cost, double *gain)
-{
-	const struct pcapint_sfc_adapt_rung *rungs = a->ladder->rungs;
-	const struct pcapint_sfc_adapt_seen *s = &a->seen[j];
-	double c, g;
-	u_int ref;
-
-	if (adapt_seen_recently(a, j)) {
-		*cost = s->cost;
-		*gain = s->gain;
-		return;
-	}
-	if (k > 0 && w->tried_in > 0) {
-		ref = k;
-		c = w->cpu / w->tried_in;
-		g = 1.0 - w->tried_out / w->tried_in;
-	} else if (k > 0 && a->seen[k].when != 0) {
-		ref = k;
-		c = a->seen[k].cost;
-		g = a->seen[k].gain;
-	} else if (a->seen[1].when != 0) {
-		ref = 1;
-		c = a->seen[1].cost;
-		g = a->seen[1].gain;
-	} else {
-		*cost = rungs[j].cost;
-		*gain = rungs[j].gain;
-		return;
-	}
-	*cost = c * rungs[j].cost / rungs[ref].cost;
-	/* Scale what is saved, not what is left: 1% never becomes 20%. */
-	if (g > 0)
-		g = g * rungs[j].gain / rungs[ref].gain;
-	*gain = g < ADAPT_GAIN_MAX ? g :
-	    ADAPT_GAIN_MAX;
-}
-
-/*
- * ns of the disk's time per byte written.  Where compressing threads
- * take turns on fewer CPUs, the helpers compress while the writer waits
- * in write() and the disk drains meanwhile, so the time blocked in
- * write() alone would make the disk look faster: the writer's share of
- * the compressing (1 of N threads') counts as disk time too.
+ * ns of the disk's time per byte written.  With fewer CPUs than threads,
+ * the helpers compress while the writer waits in write() and the disk
+ * drains meanwhile: the writer's share of the compressing (1 of N
+ * threads') counts as disk time too, or the disk would look faster.
  */
 static double
 adapt_disk_ns(const struct pcapint_sfc_adapt *a, double write, double cpu,
@@ -257,199 +196,154 @@ adapt_disk_ns(const struct pcapint_sfc_adapt *a, double write, double cpu,
 }
 
 /*
- * Predict the load at rung j from the window w of the current rung k;
- * 0 if the window says nothing yet.
+ * Predict the load at every rung from the window w of the current rung
+ * k; 0 if the window says nothing yet.  A rung not measured lately is
+ * predicted from what k does (or, on rung 0, what rung 1 last did),
+ * scaled by the ladder's costs and gains (what is saved, not what is
+ * left: 1% never becomes 20%).  A copy's times take write() as measured:
+ * helpers' hidden disk time counts only on a limiting disk.
  */
 static int
 adapt_predict(const struct pcapint_sfc_adapt *a,
-    const struct pcapint_sfc_adapt_window *w, u_int j,
-    struct adapt_load *p)
+    const struct pcapint_sfc_adapt_window *w, struct adapt_load *at)
 {
 	const struct pcapint_sfc_adapt_rung *rungs = a->ladder->rungs;
-	u_int k = a->rung;
-	double n = a->threads, c = a->cpus, tried, x, r, y, z, disk, threads;
-	double cpu, prod, wr, all;
-	double cost, gain;
+	u_int k = a->rung, ref = k, j;
+	double n = a->threads, tried = 1, c, g, x, r, y, z;
+	double cost, gain, prod, wr, all;
+	int scaled = 1;
 
 	if (w->in <= 0 || w->wall <= 0)
 		return (0);
 	y = adapt_disk_ns(a, w->write, w->cpu, w->out);
-	if (a->disk_when != 0 &&
-	    a->fed - a->disk_when < ADAPT_DISK_STALE &&
+	if (a->disk_when != 0 && a->fed - a->disk_when < ADAPT_DISK_STALE &&
 	    a->disk_y > y)
 		y = a->disk_y;
 	z = w->wall / w->in;
-	if (j == k) {
-		x = w->cpu / w->in;
-		r = w->out / w->in;
-		/*
-		 * While the skip stores most blocks, the window may hold
-		 * none the codec was run on; what the last ones did is
-		 * then the best guess.
-		 */
-		if (w->tried_in > 0)
-			gain = 1.0 - w->tried_out / w->tried_in;
-		else if (k > 0 && a->seen[k].when != 0)
-			gain = a->seen[k].gain;
-		else
-			gain = rungs[k].gain;
-	} else if (j == PCAPINT_SFC_ADAPT_STORE) {
-		x = rungs[0].cost;
-		r = 1;
-		gain = 0;
+	/*
+	 * The skip runs the codec on the same share of the blocks as now;
+	 * from rung 0, on all of them.
+	 */
+	if (k > 0 && w->tried_in > 0) {
+		tried = w->tried_in / w->in;
+		c = w->cpu / w->tried_in;
+		g = 1.0 - w->tried_out / w->tried_in;
 	} else {
-		adapt_estimate(a, w, k, j, &cost, &gain);
-		/*
-		 * The skip runs the codec on the same share of the
-		 * blocks as now; from rung 0, on all of them.
-		 */
-		tried = k > 0 && w->tried_in > 0 ? w->tried_in / w->in : 1;
-		x = tried * cost + (1 - tried) * rungs[0].cost;
-		r = 1 - tried * gain;
+		if (k == 0 || a->seen[k].when == 0)
+			ref = 1;
+		c = a->seen[ref].cost;
+		g = a->seen[ref].gain;
+		scaled = a->seen[ref].when != 0;
 	}
-	disk = r * y / z;
-	threads = (x + r * y) / (n * z);
-	cpu = x / (c * z);
-	p->cpu = cpu;
-	p->load = disk > threads ? disk : threads;
-	if (cpu > p->load)
-		p->load = cpu;
-	p->ratio = r;
-	p->gain = gain;
-	p->copy = 0;
-	p->plain = 0;
-	if (w->producer > 0 && w->out > 0) {
-		/* Helpers' hidden disk time counts only on a limiting disk. */
-		wr = w->write / w->out;
-		prod = w->producer / w->in;
-		all = a->all_cpus > 0 ? a->all_cpus : n + 1;
-		p->copy = prod;
-		if ((x + r * wr) / n > p->copy)
-			p->copy = (x + r * wr) / n;
-		if (r * wr > p->copy)
-			p->copy = r * wr;
-		if ((prod + x + r * wr) / all > p->copy)
-			p->copy = (prod + x + r * wr) / all;
-		p->plain = prod + wr;
+	for (j = 0; j < a->ladder->nrungs; j++) {
+		at[j].recent = a->seen[j].when != 0 &&
+		    a->fed - a->seen[j].when < ADAPT_STALE;
+		if (j == k) {
+			x = w->cpu / w->in;
+			r = w->out / w->in;
+			/* The skip may have stored the whole window. */
+			if (w->tried_in > 0)
+				gain = 1.0 - w->tried_out / w->tried_in;
+			else if (k > 0 && a->seen[k].when != 0)
+				gain = a->seen[k].gain;
+			else
+				gain = rungs[k].gain;
+		} else if (j == PCAPINT_SFC_ADAPT_STORE) {
+			x = rungs[0].cost;
+			r = 1;
+			gain = 0;
+		} else {
+			if (at[j].recent) {
+				cost = a->seen[j].cost;
+				gain = a->seen[j].gain;
+			} else if (scaled) {
+				cost = c * rungs[j].cost / rungs[ref].cost;
+				gain = g > 0 ? g * rungs[j].gain /
+				    rungs[ref].gain : g;
+				gain = gain < ADAPT_GAIN_MAX ? gain :
+				    ADAPT_GAIN_MAX;
+			} else {
+				cost = rungs[j].cost;
+				gain = rungs[j].gain;
+			}
+			x = tried * cost + (1 - tried) * rungs[0].cost;
+			r = 1 - tried * gain;
+		}
+		at[j].cpu = x / (a->cpus * z);
+		at[j].load = adapt_max(at[j].cpu,
+		    adapt_max(r * y / z, (x + r * y) / (n * z)));
+		at[j].ratio = r;
+		at[j].gain = gain;
+		at[j].copy = 0;
+		at[j].plain = 0;
+		if (w->producer > 0 && w->out > 0) {
+			wr = w->write / w->out;
+			prod = w->producer / w->in;
+			all = a->all_cpus > 0 ? a->all_cpus : n + 1;
+			at[j].copy = adapt_max((prod + x + r * wr) / all,
+			    adapt_max(r * wr, adapt_max((x + r * wr) / n,
+			    prod)));
+			at[j].plain = prod + wr;
+		}
 	}
 	return (1);
 }
 
-static void
-adapt_move(struct pcapint_sfc_adapt *a, u_int rung)
-{
-	a->trying = 0;
-	a->rung = rung;
-	a->samples = 0;
-	memset(&a->slow, 0, sizeof(a->slow));
-	memset(&a->fast, 0, sizeof(a->fast));
-	a->votes = 0;
-	a->since_probe = 0;
-	a->moves++;
-}
-
 /*
- * Whether rule 3 decides: a writer with a floor, which loses nothing by
- * waiting, that knows what the producer's CPU time was.
+ * Which way rules 1, 2 and 3 want to go: -1, 0 or 1; *trial is set when
+ * rule 3 climbs to try a rung not measured lately.
  */
 static int
-adapt_copying(const struct pcapint_sfc_adapt *a,
-    const struct pcapint_sfc_adapt_window *w)
+adapt_want(const struct pcapint_sfc_adapt *a,
+    const struct pcapint_sfc_adapt_window *w, int *trial)
 {
-	return (a->floor > 0 && w->producer > 0);
-}
-
-/*
- * Which way rule 3 wants to go, with the loads at every rung; *trial
- * is set when the way up is a trial of a rung not measured lately.
- */
-static int
-adapt_want_copy(const struct pcapint_sfc_adapt *a,
-    const struct adapt_load *at, u_int n, int *trial)
-{
-	u_int k = a->rung, j;
+	u_int k = a->rung, n = a->ladder->nrungs, j, target;
+	struct adapt_load at[PCAPINT_SFC_ADAPT_MAX_RUNGS];
 	const struct adapt_load *cur = &at[k];
-	double down;
+	int copying = ADAPT_COPYING(a, w);
+	double down = a->trying ? ADAPT_COPY_UP : ADAPT_COPY_DOWN;
 
 	*trial = 0;
-	down = a->trying ? ADAPT_COPY_UP :
-	    ADAPT_COPY_DOWN;
-	if (k > a->floor && cur->copy > cur->plain * down &&
-	    at[k - 1].copy < cur->copy)
+	if (!adapt_predict(a, w, at))
+		return (0);
+	/* Below the floor only because nothing compressed. */
+	if (k < a->floor)
+		return (at[k + 1].gain >= ADAPT_MIN_GAIN);
+	/* Nothing to gain from the codec: rung 0 does as well for less. */
+	if (k > 0 && cur->gain < ADAPT_MIN_GAIN)
+		return (-1);
+	/*
+	 * Saturated: one rung towards the lowest load, looking past the
+	 * next rung (zstd 1 and 3 write nearly the same; 5 is worth it).
+	 * Copying, with the producer's time known, rule 3 alone decides.
+	 */
+	if (!copying && (a->busy >= ADAPT_BUSY ||
+	    (a->have_backlog && a->backlog >= ADAPT_BACKLOG_LOW))) {
+		target = k;
+		for (j = a->floor; j < n; j++)
+			if (at[j].load < at[target].load)
+				target = j;
+		if (at[target].load >= cur->load * (1 - ADAPT_MARGIN))
+			return (0);
+		return (target > k ? 1 : -1);
+	}
+	/* Keeping up or copying: down for CPU or time, up for bytes. */
+	if (k > a->floor && (copying ?
+	    cur->copy > cur->plain * down && at[k - 1].copy < cur->copy :
+	    cur->cpu > ADAPT_CPU_HIGH && at[k - 1].load < ADAPT_SAFE))
 		return (-1);
 	for (j = n - 1; j > k; j--) {
 		if (at[j].gain < ADAPT_MIN_GAIN ||
 		    at[j].ratio > cur->ratio * (1 - ADAPT_SIZE_GAIN))
 			continue;
-		if (at[j].copy <= at[j].plain * ADAPT_COPY_UP)
+		if (copying ? at[j].copy <= at[j].plain * ADAPT_COPY_UP :
+		    at[j].cpu <= ADAPT_CPU_LOW && at[j].load < ADAPT_SAFE)
 			return (1);
-		if (j == k + 1 && !adapt_seen_recently(a, j) &&
+		if (copying && j == k + 1 && !at[j].recent &&
 		    at[j].copy <= at[j].plain * ADAPT_COPY_DOWN) {
 			*trial = 1;
 			return (1);
 		}
-	}
-	return (0);
-}
-
-/*
- * Which way rules 1, 2 and 3 want to go: -1, 0 or 1; *trial as
- * adapt_want_copy() sets it.
- */
-static int
-adapt_want(const struct pcapint_sfc_adapt *a,
-    const struct pcapint_sfc_adapt_window *w, int urgent, int *trial)
-{
-	u_int k = a->rung, n = a->ladder->nrungs, j, target;
-	struct adapt_load at[PCAPINT_SFC_ADAPT_MAX_RUNGS];
-	const struct adapt_load *cur = &at[k];
-
-	*trial = 0;
-	memset(at, 0, sizeof(at));
-	for (j = 0; j < n; j++) {
-		if (!adapt_predict(a, w, j, &at[j]))
-			return (0);
-	}
-
-	/* Below the floor only because nothing compressed. */
-	if (k < a->floor)
-		return (at[k + 1].gain >= ADAPT_MIN_GAIN);
-
-	/* Nothing to gain from the codec: rung 0 does as well for less. */
-	if (k > 0 && cur->gain < ADAPT_MIN_GAIN)
-		return (-1);
-
-	/* Copying, with the producer's time known: rule 3 alone. */
-	if (adapt_copying(a, w))
-		return (adapt_want_copy(a, at, n, trial));
-
-	/*
-	 * Saturated: one rung towards the lowest load, looking past the
-	 * next rung (zstd 1 and 3 write nearly the same; 5 is worth it).
-	 */
-	if (urgent || a->busy >= ADAPT_BUSY ||
-	    (a->have_backlog && a->backlog >= ADAPT_BACKLOG_LOW)) {
-		target = k;
-		for (j = a->floor; j < n; j++) {
-			if (at[j].load < at[target].load)
-				target = j;
-		}
-		if (at[target].load >= cur->load *
-		    (1 - ADAPT_MARGIN))
-			return (0);
-		return (target > k ? 1 : -1);
-	}
-
-	/* Keeping up. */
-	if (k > a->floor && cur->cpu > ADAPT_CPU_HIGH &&
-	    at[k - 1].load < ADAPT_SAFE)
-		return (-1);
-	for (j = n - 1; j > k; j--) {
-		if (at[j].cpu <= ADAPT_CPU_LOW &&
-		    at[j].load < ADAPT_SAFE &&
-		    at[j].gain >= ADAPT_MIN_GAIN &&
-		    at[j].ratio <= cur->ratio * (1 - ADAPT_SIZE_GAIN))
-			return (1);
 	}
 	return (0);
 }
@@ -475,7 +369,7 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
     const struct pcapint_sfc_adapt_sample *s)
 {
 	struct pcapint_sfc_adapt_seen *seen;
-	double b, c, d, g, t, weight;
+	double b, c, d, g, wall, weight;
 	int urgent, want, trial;
 
 	if (s->bytes_in == 0)
@@ -485,52 +379,40 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 	a->cpus = s->cpus > 0 && s->cpus < a->threads ? s->cpus : a->threads;
 	a->all_cpus = s->cpus;
 
-	if (s->ring_size > 0) {
-		b = (double)s->backlog / (double)s->ring_size;
-		if (b > 1)
-			b = 1;
-		if (a->have_backlog)
-			a->trend += (b - a->backlog - a->trend) *
-			    ADAPT_TREND;
-		a->backlog = b;
-		a->have_backlog = 1;
-	} else {
-		a->backlog = 0;
+	b = s->ring_size > 0 ? (double)s->backlog / (double)s->ring_size : 0;
+	if (b > 1)
+		b = 1;
+	if (s->ring_size == 0)
 		a->trend = 0;
-		a->have_backlog = 0;
-	}
-
+	else if (a->have_backlog)
+		a->trend += (b - a->backlog - a->trend) * ADAPT_TREND;
+	a->backlog = b;
+	a->have_backlog = s->ring_size > 0;
 	/* A level's first block paid for its set-up: not a sample. */
 	if (s->rung >= a->ladder->nrungs || s->cold)
 		return;
+	/* Figures never measured are 0: the first sample replaces them. */
 	if (s->rung > 0 && s->tried_in > 0 &&
 	    s->tried_out <= ADAPT_SANE_OUT * s->tried_in) {
 		seen = &a->seen[s->rung];
 		c = (double)s->cpu_ns / (double)s->tried_in;
 		g = 1.0 - (double)s->tried_out / (double)s->tried_in;
-		if (seen->when == 0) {
-			seen->cost = c;
-			seen->gain = g;
-		} else {
-			seen->cost += (c - seen->cost) * ADAPT_SEEN;
-			seen->gain += (g - seen->gain) * ADAPT_SEEN;
-		}
+		weight = seen->when != 0 ? ADAPT_SEEN : 1;
+		seen->cost += (c - seen->cost) * weight;
+		seen->gain += (g - seen->gain) * weight;
 		seen->when = a->fed;
 	}
 	/*
-	 * Whether the disk was the limit is judged over a few blocks: on a
-	 * shared CPU blocks reach the disk in pairs, and the second, taken
-	 * at once, would make the disk look faster than it is.
+	 * The disk is judged over a few blocks: on a shared CPU blocks reach
+	 * it in pairs, and the second, taken at once, would flatter it.
 	 */
 	adapt_add(&a->recent, ADAPT_FAST, s);
 	if (a->recent.out > 0 && a->recent.wall > 0 && a->recent.write >=
 	    ADAPT_DISK_BLOCKED * a->recent.wall) {
 		d = adapt_disk_ns(a, a->recent.write, a->recent.cpu,
 		    a->recent.out);
-		if (a->disk_when == 0)
-			a->disk_y = d;
-		else
-			a->disk_y += (d - a->disk_y) * ADAPT_SEEN;
+		a->disk_y += (d - a->disk_y) *
+		    (a->disk_when != 0 ? ADAPT_SEEN : 1);
 		a->disk_when = a->fed;
 	}
 	if (s->rung != a->rung)
@@ -541,69 +423,57 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 	 * sums would hide a writer just saturated after a quiet spell.
 	 */
 	if (s->wall_ns > 0) {
-		d = (double)s->write_ns / (double)s->wall_ns;
-		t = ((double)s->cpu_ns + (double)s->write_ns) /
-		    ((double)a->threads * (double)s->wall_ns);
-		if (t > d)
-			d = t;
-		t = (double)s->cpu_ns / ((double)a->cpus * (double)s->wall_ns);
-		if (t > d)
-			d = t;
-		a->busy += ((d < ADAPT_BUSY_MAX ? d :
-		    ADAPT_BUSY_MAX) - a->busy) *
-		    ADAPT_FAST;
+		wall = (double)s->wall_ns;
+		d = adapt_max(((double)s->cpu_ns + (double)s->write_ns) /
+		    (a->threads * wall), (double)s->write_ns / wall);
+		d = adapt_max((double)s->cpu_ns / (a->cpus * wall), d);
+		a->busy += ((d < ADAPT_BUSY_MAX ? d : ADAPT_BUSY_MAX) -
+		    a->busy) * ADAPT_FAST;
 	}
-
 	/* A plain average until there are enough for the weights. */
 	a->samples++;
 	weight = 1.0 / a->samples;
-	adapt_add(&a->slow, weight > ADAPT_SLOW ? weight :
-	    ADAPT_SLOW, s);
-	adapt_add(&a->fast, weight > ADAPT_FAST ? weight :
-	    ADAPT_FAST, s);
-
+	adapt_add(&a->slow, adapt_max(weight, ADAPT_SLOW), s);
+	adapt_add(&a->fast, adapt_max(weight, ADAPT_FAST), s);
 	/* A copy's ring is always full, and nothing is lost by it. */
-	urgent = a->have_backlog && !adapt_copying(a, &a->slow) &&
+	urgent = a->have_backlog && !ADAPT_COPYING(a, &a->slow) &&
 	    (a->backlog >= ADAPT_BACKLOG_HIGH ||
 	    (a->backlog >= ADAPT_BACKLOG_LOW && a->trend > 0));
-	if (a->samples < (urgent ? ADAPT_WARMUP_URGENT :
-	    ADAPT_WARMUP))
+	if (a->samples < (urgent ? ADAPT_WARMUP_URGENT : ADAPT_WARMUP))
 		return;
-	want = adapt_want(a, urgent ? &a->fast : &a->slow, urgent, &trial);
+	want = adapt_want(a, urgent ? &a->fast : &a->slow, &trial);
 	/* A trial that lasted this long without going down has passed. */
-	if (a->trying && a->samples >= ADAPT_WARMUP +
-	    ADAPT_HOLD_UP)
+	if (a->samples >= ADAPT_WARMUP + ADAPT_HOLD_UP)
 		a->trying = 0;
-	if (want > 0) {
-		a->votes = a->votes > 0 ? a->votes + 1 : 1;
-		if (urgent || a->votes >= ADAPT_HOLD_UP) {
-			adapt_move(a, a->rung + 1);
-			a->trying = trial;
-		}
-	} else if (want < 0) {
-		a->votes = a->votes < 0 ? a->votes - 1 : -1;
-		if (urgent || -a->votes >= ADAPT_HOLD_DOWN)
-			adapt_move(a, a->rung - 1);
-	} else
+	/* A vote against the run of votes starts a new one. */
+	if (want == 0 || (want > 0) != (a->votes > 0))
 		a->votes = 0;
+	a->votes += want;
+	if (want == 0 || (!urgent && (want > 0 ? a->votes < ADAPT_HOLD_UP :
+	    -a->votes < ADAPT_HOLD_DOWN)))
+		return;
+	a->rung = want > 0 ? a->rung + 1 : a->rung - 1;
+	a->moves++;
+	a->samples = 0;
+	a->votes = 0;
+	a->since_probe = 0;
+	a->trying = trial;
+	memset(&a->slow, 0, sizeof(a->slow));
+	memset(&a->fast, 0, sizeof(a->fast));
 }
 
 void
 pcapint_sfc_adapt_choose(struct pcapint_sfc_adapt *a,
     struct pcapint_sfc_adapt_choice *c)
 {
-	const struct pcapint_sfc_adapt_ladder *l = a->ladder;
-
-	if (a->rung == PCAPINT_SFC_ADAPT_STORE && l->nrungs > 1 &&
+	c->rung = a->rung;
+	c->how = a->rung == PCAPINT_SFC_ADAPT_STORE ?
+	    PCAPINT_SFC_ADAPT_STORE_IT : PCAPINT_SFC_ADAPT_SKIP_DECIDES;
+	if (a->rung == PCAPINT_SFC_ADAPT_STORE && a->ladder->nrungs > 1 &&
 	    ++a->since_probe >= PCAPINT_SFC_ADAPT_PROBE_EVERY) {
 		a->since_probe = 0;
 		c->rung = 1;
-		c->level = l->rungs[1].level;
 		c->how = PCAPINT_SFC_ADAPT_PROBE;
-		return;
 	}
-	c->rung = a->rung;
-	c->level = l->rungs[a->rung].level;
-	c->how = a->rung == PCAPINT_SFC_ADAPT_STORE ?
-	    PCAPINT_SFC_ADAPT_STORE_IT : PCAPINT_SFC_ADAPT_SKIP_DECIDES;
+	c->level = a->ladder->rungs[c->rung].level;
 }
