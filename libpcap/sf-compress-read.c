@@ -69,13 +69,6 @@
 #else
 #define	SFC_ZSTD_DECODER	NULL
 #endif
-#ifdef SFC_LZOP_CONTAINER
-#ifdef HAVE_LIBLZO2
-#define	SFC_LZO_DECODER	(&pcapint_sfc_lzo_decoder)
-#else
-#define	SFC_LZO_DECODER	NULL
-#endif
-#endif
 
 /* gzip's magic includes the method byte (8, deflate), as gzip(1) checks. */
 const struct pcapint_sfc_container pcapint_sfc_containers[SFC_NCONTAINERS] = {
@@ -87,7 +80,11 @@ const struct pcapint_sfc_container pcapint_sfc_containers[SFC_NCONTAINERS] = {
 	/* lzop's signature is 9 bytes; its first 4 tell it from the rest. */
 	[SFC_LZO] = { "lzo",
 	    { 0x89, 0x4c, 0x5a, 0x4f, 0x00, 0x0d, 0x0a, 0x1a, 0x0a }, 9,
-	    SFC_LZO_DECODER },
+#ifdef HAVE_LIBLZO2
+	    &pcapint_sfc_lzo_decoder },
+#else
+	    NULL },
+#endif
 #endif
 };
 
@@ -106,8 +103,7 @@ sfc_fill(struct pcapint_sfc_input *in, size_t want)
 	if (in->ioerr != 0)
 		return (-1);
 	keep = in->len - in->pos;
-	if (keep != 0 && in->pos != 0)
-		memmove(in->buf, in->buf + in->pos, keep);
+	memmove(in->buf, in->buf + in->pos, keep);
 	in->off += (int64_t)in->pos;
 	in->pos = 0;
 	in->len = keep;
@@ -164,13 +160,12 @@ pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
 				return (s->in_unit ? SFC_DEC_TRUNCATED : 0);
 			}
 		}
-		if (!s->in_unit && s->zero_padding && in->buf[in->pos] == 0) {
-			/* Padding, as of tape devices; gzip -d skips it. */
-			while (in->pos < in->len && in->buf[in->pos] == 0)
-				in->pos++;
-			continue;
-		}
 		if (!s->in_unit) {
+			/* Padding, as of tape devices; gzip -d skips it. */
+			if (s->zero_padding && in->buf[in->pos] == 0) {
+				in->pos++;
+				continue;
+			}
 			s->unit_off = SFC_INPUT_OFFSET(in);
 			if (s->begin != NULL && (*s->begin)(state, errbuf) != 0)
 				return (SFC_DEC_CORRUPT);
@@ -218,8 +213,6 @@ sfc_records_walk(struct sfc_records *w, const u_char *buf, size_t len,
 	uint64_t pos = 0, reclen;
 	uint32_t magic;
 
-	if (!w->aligned)
-		return (0);
 	if (uoff == 0 && len >= 4) {
 		magic = EXTRACT_BE_U_4(buf);
 		if (magic == SFC_PCAPNG_SHB)
@@ -229,8 +222,7 @@ sfc_records_walk(struct sfc_records *w, const u_char *buf, size_t len,
 			w->format = SFC_RECORDS_PCAP;
 			w->big_endian = (magic >> 24) == 0xA1;
 			pos = SFC_PCAP_FILE_HDR_LEN;
-		} else
-			w->aligned = 0;
+		}
 	}
 	if (w->format == SFC_RECORDS_UNKNOWN)
 		w->aligned = 0;
@@ -263,104 +255,18 @@ sfc_records_walk(struct sfc_records *w, const u_char *buf, size_t len,
 	return (w->aligned);
 }
 
-/*
- * Seek tables let a seek skip what it would otherwise decompress: zstd's
- * "seekable format" (contrib/seekable_format) ends a file with a frame
- * of each frame's sizes.  It is used only if it adds up to the file.
- */
-
 /* A unit (block, frame) starts at coff in the file and uoff uncompressed. */
 struct sfc_unit_start {
 	int64_t	coff;
 	int64_t	uoff;
 };
 
-#define	SEEKTABLE_SKIPPABLE_MAGIC	0x184D2A5EU
-#define	SEEKTABLE_FOOTER_MAGIC		0x8F92EAB1U
-#define	SEEKTABLE_FRAME_HDR		8	/* magic, frame size */
-#define	SEEKTABLE_FOOTER		9
-#define	SEEKTABLE_CHECKSUM_FLAG		0x80
-#define	SEEKTABLE_RESERVED_BITS		0x7C
-#define	SEEKTABLE_MAX			(64 * 1024 * 1024)
-
-static int
-sfc_seektable_read_at(FILE *raw, int64_t off, void *buf, size_t len)
-{
-	if (fseeko(raw, (off_t)off, SEEK_SET) != 0)
-		return (-1);
-	return (fread(buf, 1, len, raw) == len ? 0 : -1);
-}
-
-/*
- * The unit starts of the stream at base in raw (the last is the table,
- * of no data), and its length; -1 if there is no usable table.
- */
-static int
-sfc_seektable_read(FILE *raw, int64_t base, struct sfc_unit_start **res,
-    size_t *nres, int64_t *end_uoff)
-{
-	struct sfc_unit_start *u = NULL;
-	u_char foot[SEEKTABLE_FOOTER], *t = NULL;
-	uint32_t n, esize;
-	int64_t size, tlen, coff = 0, uoff = 0;
-	off_t here;
-	size_t i;
-
-	if ((here = ftello(raw)) < 0 || fseeko(raw, 0, SEEK_END) != 0)
-		return (-1);
-	size = (int64_t)ftello(raw) - base;
-	if (size < SEEKTABLE_FRAME_HDR + SEEKTABLE_FOOTER ||
-	    sfc_seektable_read_at(raw, base + size - SEEKTABLE_FOOTER, foot,
-	    sizeof(foot)) != 0 ||
-	    EXTRACT_LE_U_4(foot + 5) != SEEKTABLE_FOOTER_MAGIC ||
-	    (foot[4] & SEEKTABLE_RESERVED_BITS) != 0)
-		goto fail;
-	n = EXTRACT_LE_U_4(foot);
-	esize = (foot[4] & SEEKTABLE_CHECKSUM_FLAG) ? 12 : 8;
-	/* Every block takes a byte; SEEKTABLE_MAX keeps within a size_t. */
-	tlen = (int64_t)n * esize + SEEKTABLE_FOOTER;
-	if (n == 0 || tlen + SEEKTABLE_FRAME_HDR + (int64_t)n > size ||
-	    tlen > SEEKTABLE_MAX ||
-	    (t = malloc((size_t)tlen + SEEKTABLE_FRAME_HDR)) == NULL ||
-	    (u = malloc(((size_t)n + 1) * sizeof(*u))) == NULL ||
-	    sfc_seektable_read_at(raw, base + size - tlen - SEEKTABLE_FRAME_HDR,
-	    t, (size_t)tlen + SEEKTABLE_FRAME_HDR) != 0 ||
-	    EXTRACT_LE_U_4(t) != SEEKTABLE_SKIPPABLE_MAGIC ||
-	    EXTRACT_LE_U_4(t + 4) != (uint64_t)tlen)
-		goto fail;
-	for (i = 0; i <= n; i++) {
-		u[i].coff = coff;
-		u[i].uoff = uoff;
-		if (i == n)
-			break;
-		coff += EXTRACT_LE_U_4(t + SEEKTABLE_FRAME_HDR + i * esize);
-		if (coff > size || uoff > INT64_MAX - UINT32_MAX)
-			goto fail;
-		uoff += EXTRACT_LE_U_4(t + SEEKTABLE_FRAME_HDR + i * esize + 4);
-	}
-	if (coff + SEEKTABLE_FRAME_HDR + tlen != size ||
-	    fseeko(raw, here, SEEK_SET) != 0)
-		goto fail;
-	free(t);
-	*res = u;
-	*nres = (size_t)n + 1;
-	*end_uoff = uoff;
-	return (0);
-fail:
-	free(t);
-	free(u);
-	(void)fseeko(raw, here, SEEK_SET);
-	return (-1);
-}
-
 struct sfc_reader {
-	FILE	*fp;		/* the cookie stream, p->rfile */
 	next_packet_op_t next_packet_op;	/* the pcap or pcapng reader's */
 	const struct pcapint_sfc_decoder *ops;	/* the container's decoder */
 	const char *name;	/* the container's, for messages */
 	void	*dec;
 	struct pcapint_sfc_input in;
-	int	owns_raw;	/* close raw when the stream is closed */
 	u_char	*hold;		/* one decompressed unit */
 	size_t	hold_size, hold_len, hold_pos;
 	int	streaming;	/* unit too large to hold: pass through */
@@ -371,12 +277,10 @@ struct sfc_reader {
 	/* Seeking; offsets in the uncompressed stream are "uoff". */
 	int64_t	upos;		/* uoff of the next byte handed out */
 	int64_t	hold_uoff;	/* uoff of hold[0] */
-	int	seekable;	/* raw file: 1 seeks, -1 cannot, 0 not asked */
-	int64_t	raw_base;	/* where in raw the compressed stream starts */
+	int64_t	raw_base;	/* where in raw the stream starts; -1: no seeks */
 	int	past_end;	/* a seek went past the end: reads give 0 */
 	int64_t	end_uoff;	/* the length of the stream, once known */
 	int	table_tried, table_used;	/* units[] is a seek table's */
-	int64_t	hold_coff;	/* where the unit at hold_uoff starts */
 	struct sfc_unit_start *units;	/* unit starts, ascending */
 	size_t	nunits, units_size;
 	/* Damaged units skipped, see sfc_skip_damaged(). */
@@ -386,19 +290,6 @@ struct sfc_reader {
 	int64_t	damaged_last;	/* raw offset of the last one */
 	char	damage[PCAP_ERRBUF_SIZE];	/* what the first one was */
 };
-
-static int
-sfc_raw_seekable(struct sfc_reader *r)
-{
-	off_t here;
-
-	if (r->seekable == 0) {
-		here = ftello(r->in.raw);
-		r->seekable = r->raw_base >= 0 && here >= 0 &&
-		    fseeko(r->in.raw, here, SEEK_SET) == 0 ? 1 : -1;
-	}
-	return (r->seekable > 0);
-}
 
 static ptrdiff_t sfc_error(struct sfc_reader *, int,
     PCAP_FORMAT_STRING(const char *), ...) PCAP_PRINTFLIKE(3, 4);
@@ -433,8 +324,8 @@ sfc_units_upto(const struct sfc_reader *r, int64_t off, int by_coff)
 }
 
 /*
- * The unit at hold_uoff, read whole, is held against the seek table:
- * one that lies fails the read rather than misplace a seek.
+ * The unit at hold_uoff and unit_off, read whole, is held against the
+ * seek table: one that lies fails the read rather than misplace a seek.
  */
 static int
 sfc_check_unit(struct sfc_reader *r, int64_t end)
@@ -443,14 +334,14 @@ sfc_check_unit(struct sfc_reader *r, int64_t end)
 
 	if (!r->table_used)
 		return (0);
-	lo = sfc_units_upto(r, r->hold_coff - 1, 1);
-	if (lo < r->nunits && r->units[lo].coff == r->hold_coff &&
+	lo = sfc_units_upto(r, r->unit_off - 1, 1);
+	if (lo < r->nunits && r->units[lo].coff == r->unit_off &&
 	    r->units[lo].uoff == r->hold_uoff && end == (lo + 1 < r->nunits ?
 	    r->units[lo + 1].uoff : r->hold_uoff))
 		return (0);
 	return ((int)sfc_error(r, EBADMSG,
 	    "corrupt %s compressed file: its seek table does not match the block at byte offset %lld",
-	    r->name, (long long)r->hold_coff));
+	    r->name, (long long)r->unit_off));
 }
 
 /* Note a unit start; without memory, seeks start at an earlier one. */
@@ -544,7 +435,7 @@ sfc_find_unit(struct sfc_reader *r, int64_t from)
 
 #define	SFC_CAN_RESYNC(r)	((r)->ops->unit_magic != NULL && \
 				    (r)->ops->dec_units_independent && \
-				    sfc_raw_seekable(r))
+				    (r)->raw_base >= 0)
 
 /*
  * A unit was read, held and walked or streamed unwalked.  If the one
@@ -582,11 +473,9 @@ sfc_resync_check(struct sfc_reader *r, int held)
 static int
 sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
 {
-	struct sfc_unit_start u;
-	int64_t next;
+	struct sfc_unit_start u = { -1, r->hold_uoff };
 
-	if (r->streaming || r->hold_uoff == 0 || !r->records.aligned ||
-	    !SFC_CAN_RESYNC(r))
+	if (r->hold_uoff == 0 || !r->records.aligned || !SFC_CAN_RESYNC(r))
 		return (0);
 	if (r->damaged == 0 || r->unit_off > r->damaged_last) {
 		if (r->damaged == 0)
@@ -596,18 +485,17 @@ sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
 		r->damaged++;
 		r->damaged_last = r->unit_off;
 	}
-	next = sfc_find_unit(r, r->unit_off + 1);
-	if (next < 0)
-		return (next == -1 ? -1 : 0);
-	u.coff = next;
-	u.uoff = r->hold_uoff;
+	if ((u.coff = sfc_find_unit(r, r->unit_off + 1)) < 0)
+		return (u.coff == -1 ? -1 : 0);
 	if (sfc_restart_at(r, &u) != 0)
 		return (0);
 	r->resumed = 1;
 	return (1);
 }
 
+#define	SFC_READ_BUF		65536	/* the size of the input buffer */
 #define	SFC_HOLD_FIRST		65536	/* first size of the unit buffer */
+#define	SFC_UNITS_FIRST		64
 
 static ptrdiff_t
 sfc_reader_error(struct sfc_reader *r, ptrdiff_t n, const char *ebuf)
@@ -706,10 +594,8 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 				return (skip < 0 ? sfc_damage_end(r) :
 				    sfc_reader_error(r, n, ebuf));
 			}
-			if (r->hold_len == 0 && (n != 0 || done)) {
-				r->hold_coff = r->unit_off;
+			if (r->hold_len == 0 && (n != 0 || done))
 				sfc_note_unit(r, r->unit_off, r->hold_uoff);
-			}
 			r->hold_len += (size_t)n;
 			if (done) {
 				if (sfc_check_unit(r, r->hold_uoff +
@@ -754,44 +640,99 @@ sfc_skip_to(struct sfc_reader *r, int64_t target)
 	return (0);
 }
 
-/* The last unit at or before target where a new decoder may begin. */
+/* The last unit at or before target; dependent units have only units[0]. */
 static const struct sfc_unit_start *
 sfc_unit_before(const struct sfc_reader *r, int64_t target)
 {
-	size_t n;
-
-	n = r->ops->dec_units_independent ? sfc_units_upto(r, target, 0) : 1;
-	return (&r->units[n > 0 ? n - 1 : 0]);
+	return (&r->units[sfc_units_upto(r, target, 0) - 1]);
 }
 
-/* A seek table is used only if it agrees with what was read. */
+#define	SEEKTABLE_SKIPPABLE_MAGIC	0x184D2A5EU
+#define	SEEKTABLE_FOOTER_MAGIC		0x8F92EAB1U
+#define	SEEKTABLE_FRAME_HDR		8	/* magic, frame size */
+#define	SEEKTABLE_FOOTER		9
+#define	SEEKTABLE_CHECKSUM_FLAG		0x80
+#define	SEEKTABLE_RESERVED_BITS		0x7C
+#define	SEEKTABLE_MAX			(64 * 1024 * 1024)
+
+static int
+sfc_seektable_read_at(FILE *raw, int64_t off, void *buf, size_t len)
+{
+	if (fseeko(raw, (off_t)off, SEEK_SET) != 0)
+		return (-1);
+	return (fread(buf, 1, len, raw) == len ? 0 : -1);
+}
+
+/*
+ * Seek tables let a seek skip what it would otherwise decompress: zstd's
+ * "seekable format" (contrib/seekable_format) ends a file with a frame
+ * of each frame's sizes.  It is used only if it adds up to the file and
+ * agrees with what was read; its last unit start is the table's own.
+ */
 static void
 sfc_use_seek_table(struct sfc_reader *r)
 {
-	struct sfc_unit_start *u;
-	size_t n, i, j;
-	int64_t end;
-	int ok;
+	FILE *raw = r->in.raw;
+	struct sfc_unit_start *u = NULL;
+	u_char foot[SEEKTABLE_FOOTER], *t = NULL;
+	uint32_t n = 0, esize;
+	int64_t base = r->raw_base, size, tlen, coff = 0, uoff = 0;
+	off_t here;
+	size_t i, j;
+	int ok = 0;
 
 	r->table_tried = 1;
 	if (!r->ops->seek_table || !r->ops->dec_units_independent ||
-	    sfc_seektable_read(r->in.raw, r->raw_base, &u, &n, &end) != 0)
+	    (here = ftello(raw)) < 0 || fseeko(raw, 0, SEEK_END) != 0)
 		return;
-	ok = r->end_uoff < 0 || r->end_uoff == end;
+	size = (int64_t)ftello(raw) - base;
+	if (size < SEEKTABLE_FRAME_HDR + SEEKTABLE_FOOTER ||
+	    sfc_seektable_read_at(raw, base + size - SEEKTABLE_FOOTER, foot,
+	    sizeof(foot)) != 0 ||
+	    EXTRACT_LE_U_4(foot + 5) != SEEKTABLE_FOOTER_MAGIC ||
+	    (foot[4] & SEEKTABLE_RESERVED_BITS) != 0)
+		goto done;
+	n = EXTRACT_LE_U_4(foot);
+	esize = (foot[4] & SEEKTABLE_CHECKSUM_FLAG) ? 12 : 8;
+	/* Every block takes a byte; SEEKTABLE_MAX keeps within a size_t. */
+	tlen = (int64_t)n * esize + SEEKTABLE_FOOTER;
+	if (n == 0 || tlen + SEEKTABLE_FRAME_HDR + (int64_t)n > size ||
+	    tlen > SEEKTABLE_MAX ||
+	    (t = malloc((size_t)tlen + SEEKTABLE_FRAME_HDR)) == NULL ||
+	    (u = malloc(((size_t)n + 1) * sizeof(*u))) == NULL ||
+	    sfc_seektable_read_at(raw, base + size - tlen - SEEKTABLE_FRAME_HDR,
+	    t, (size_t)tlen + SEEKTABLE_FRAME_HDR) != 0 ||
+	    EXTRACT_LE_U_4(t) != SEEKTABLE_SKIPPABLE_MAGIC ||
+	    EXTRACT_LE_U_4(t + 4) != (uint64_t)tlen)
+		goto done;
+	for (i = 0; i <= n; i++) {
+		u[i].coff = coff;
+		u[i].uoff = uoff;
+		if (i == n)
+			break;
+		coff += EXTRACT_LE_U_4(t + SEEKTABLE_FRAME_HDR + i * esize);
+		if (coff > size || uoff > INT64_MAX - UINT32_MAX)
+			goto done;
+		uoff += EXTRACT_LE_U_4(t + SEEKTABLE_FRAME_HDR + i * esize + 4);
+	}
+	ok = coff + SEEKTABLE_FRAME_HDR + tlen == size &&
+	    (r->end_uoff < 0 || r->end_uoff == uoff);
 	for (i = 0, j = 0; ok && i < r->nunits; i++) {
-		while (j < n && u[j].coff < r->units[i].coff)
+		while (j <= n && u[j].coff < r->units[i].coff)
 			j++;
-		ok = j < n && u[j].coff == r->units[i].coff &&
+		ok = j <= n && u[j].coff == r->units[i].coff &&
 		    u[j].uoff == r->units[i].uoff;
 	}
-	if (!ok) {
+done:
+	free(t);
+	if (fseeko(raw, here, SEEK_SET) != 0 || !ok) {
 		free(u);
 		return;
 	}
 	free(r->units);
 	r->units = u;
-	r->nunits = r->units_size = n;
-	r->end_uoff = end;
+	r->nunits = r->units_size = (size_t)n + 1;
+	r->end_uoff = uoff;
 	r->table_used = 1;
 }
 
@@ -807,7 +748,7 @@ sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
 	int invalid;
 
 	/* Past a skipped unit, offsets are short by what it held. */
-	if (!sfc_raw_seekable(r) || r->damaged != 0) {
+	if (r->raw_base < 0 || r->damaged != 0) {
 		errno = ESPIPE;
 		return (-1);
 	}
@@ -876,14 +817,14 @@ done:
 	return (0);
 }
 
-/* Until the stream is open, fp is our caller's to close. */
+/* Until a pcap_t reads the stream, fp is our caller's to close. */
 static int
 sfc_cookie_rclose(void *cookie)
 {
 	struct sfc_reader *r = cookie;
 	int ret = 0;
 
-	if (r->owns_raw && r->in.raw != stdin)
+	if (r->next_packet_op != NULL && r->in.raw != stdin)
 		ret = fclose(r->in.raw) == EOF ? -1 : 0;
 	if (r->dec != NULL)
 		r->ops->dec_free(r->dec);
@@ -906,8 +847,13 @@ sfc_next_packet(pcap_t *p, struct pcap_pkthdr *h, u_char **data)
 	return (status);
 }
 
-#ifndef HAVE_FOPENCOOKIE
-/* funopen() passes an int count, and the offset by value. */
+#ifdef HAVE_FOPENCOOKIE
+static const cookie_io_functions_t sfc_cookie_fns = {
+	sfc_cookie_read, NULL, sfc_cookie_seek, sfc_cookie_rclose
+};
+#define	SFC_COOKIE_OPEN(r)	fopencookie((r), "r", sfc_cookie_fns)
+#else
+/* funopen() passes an int count, and the offset (an off_t) by value. */
 static int
 sfc_funopen_read(void *cookie, char *buf, int size)
 {
@@ -917,25 +863,16 @@ sfc_funopen_read(void *cookie, char *buf, int size)
 static off_t
 sfc_funopen_seek(void *cookie, off_t offset, int whence)
 {
-	SFC_COOKIE_OFF_T o = offset;
-
-	return (sfc_cookie_seek(cookie, &o, whence) == -1 ? -1 : o);
+	return (sfc_cookie_seek(cookie, &offset, whence) == -1 ? -1 : offset);
 }
+#define	SFC_COOKIE_OPEN(r)	funopen((r), sfc_funopen_read, NULL, \
+				    sfc_funopen_seek, sfc_cookie_rclose)
 #endif
-
-#define	SFC_READ_BUF		65536	/* the size of the input buffer */
-#define	SFC_UNITS_FIRST		64
 
 static pcap_t *
 sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
     FILE *fp, u_int precision, char *errbuf, int *err)
 {
-#ifdef HAVE_FOPENCOOKIE
-	static const cookie_io_functions_t fns = {
-		sfc_cookie_read, NULL, sfc_cookie_seek,
-		sfc_cookie_rclose
-	};
-#endif
 	struct sfc_reader *r;
 	FILE *cfp;
 	uint8_t m[4];
@@ -946,7 +883,7 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	*err = 1;
 	r = calloc(1, sizeof(*r));
 	if (r == NULL || (r->in.buf = malloc(SFC_READ_BUF)) == NULL ||
-	    (r->units = malloc(SFC_UNITS_FIRST * sizeof(*r->units))) == NULL) {
+	    (r->units = calloc(SFC_UNITS_FIRST, sizeof(*r->units))) == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "malloc");
 		goto fail;
@@ -958,29 +895,22 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	/* Push back the magic: stdin and pipes cannot seek. */
 	memcpy(r->in.buf, magic, 4);
 	r->in.len = 4;
-	/* Where the stream starts in fp, for seeks; -1 if fp cannot tell. */
+	/* Where the stream starts in fp, for seeks; -1 if fp cannot seek. */
 	here = ftello(fp);
-	r->raw_base = here >= 4 ? (int64_t)here - 4 : -1;
+	r->raw_base = here >= 4 && fseeko(fp, here, SEEK_SET) == 0 ?
+	    (int64_t)here - 4 : -1;
 	r->end_uoff = -1;
 	r->records.aligned = 1;
 	r->units_size = SFC_UNITS_FIRST;
-	r->units[0].coff = r->units[0].uoff = 0;
-	r->nunits = 1;
+	r->nunits = 1;	/* units[0]: the stream starts at 0 in both */
 	if ((r->dec = r->ops->dec_create(errbuf)) == NULL)
 		goto fail;
-#ifdef HAVE_FOPENCOOKIE
-	cfp = fopencookie(r, "r", fns);
-#else
-	cfp = funopen(r, sfc_funopen_read, NULL, sfc_funopen_seek,
-	    sfc_cookie_rclose);
-#endif
-	if (cfp == NULL) {
+	if ((cfp = SFC_COOKIE_OPEN(r)) == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "cannot open the decompressing stream");
 		goto fail;
 	}
 	/* From here on, closing cfp frees r. */
-	r->fp = cfp;
 	n = fread(m, 1, sizeof(m), cfp);
 	if (n == sizeof(m)) {
 		p = pcap_check_header(m, cfp, precision, errbuf, err);
@@ -1006,7 +936,6 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	r->next_packet_op = p->next_packet_op;
 	p->next_packet_op = sfc_next_packet;
 	p->rfile_cookie = r;
-	r->owns_raw = 1;
 	/* savefile.c takes selectable_fd from fp: cfp has no descriptor. */
 	p->rfile = cfp;
 	return (p);
