@@ -30,33 +30,15 @@
  * Remote Packet Capture With Linux", 2008): a write() can block for as
  * long as the disk takes, even where poll() said it would not, and a
  * capturing thread blocked there lets the kernel's ring overflow.  The
- * capturing thread only copies each record into a ring; a thread of its
- * own compresses and writes.
+ * capturing thread only copies each record into a ring, and drops what
+ * does not fit rather than wait, except in blocking mode, for reading a
+ * savefile, where nothing overflows and a drop would be a loss in a copy.
+ * A thread of its own compresses and writes.
  *
- * The ring is single-producer, single-consumer: the producer (the
- * thread calling pcap_dump()) owns "head", the writer owns "tail", both
- * 64-bit byte counts whose ring position is the count modulo the
- * power-of-two size.  Each side publishes its index with a release
- * store and reads the other's with an acquire load, so the bytes are
- * complete when the index moves.
- *
- * The producer never blocks and, in steady state, makes no system call:
- * a record that does not fit is dropped and counted, since waiting would
- * stall the capture.  It takes the mutex only to wake a writer asleep on
- * a nearly empty ring, once WRITER_WAKE_BYTES are waiting; the writer
- * also wakes by itself every WRITER_IDLE_MS.  While the writer keeps up,
- * the producer keeps to the first WRITER_HOT_BYTES of the ring
- * (writer_rewind()), memory still in the cache, instead of walking the
- * whole ring into memory that is not (or is not even mapped yet); the
- * rest is touched only as far as a backlog reaches.  Reading a savefile
- * is the exception: nothing overflows, and a dropped record would be a
- * loss in a copy, so in blocking mode a producer waits for room.
- *
- * The writer blocks every signal, so that they reach the application's
- * threads, lowers its priority before anything else (a failure fails
- * the open), and retries nothing: consume() writes and reports an errno
- * value, which becomes sticky.  The ring knows nothing of savefiles;
- * sf-compress-write.c gives it the callbacks.
+ * The producer (the thread calling pcap_dump()) owns "head", the writer
+ * "tail", 64-bit byte counts taken modulo the power-of-two ring size;
+ * each publishes its own with a release store and reads the other's with
+ * an acquire load, so the bytes are complete when an index moves.
  */
 
 #include <config.h>
@@ -79,14 +61,6 @@
 #include "pcap-int.h"
 #include "sf-compress.h"
 
-/*
- * Where the writer thread runs and how nicely.  It may lower its own
- * priority, so that on a shared CPU the scheduler favours the capture,
- * whose kernel ring overflows, over the writer, whose backlog only
- * grows; the nice value is per thread on Linux only.  These checks are
- * built whenever pthreads are, dumper or not: the options use them.
- */
-
 void
 pcapint_writer_set_name(const char *name)
 {
@@ -98,41 +72,45 @@ pcapint_writer_set_name(const char *name)
 #endif
 }
 
+#if defined(HAVE_PTHREAD_ATTR_SETAFFINITY_NP) || defined(SFC_COOKIE_OFF_T)
+/*
+ * Start fn(arg), pinned to cpu if it is not -1, with every signal
+ * blocked, so that signals reach the application's threads.  Returns 0
+ * or an errno value.
+ */
+static int
+writer_spawn(pthread_t *t, int cpu _U_, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	sigset_t all, old;
+	int err = 0;
+
+	pthread_attr_init(&attr);
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+	if (cpu >= 0) {
+		cpu_set_t cpus;
+
+		CPU_ZERO(&cpus);
+		CPU_SET(cpu, &cpus);
+		err = pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
+	}
+#endif
+	if (err == 0) {
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		err = pthread_create(t, &attr, fn, arg);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	pthread_attr_destroy(&attr);
+	return (err);
+}
+#endif
+
 #ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
 static void *
 writer_probe_main(void *arg _U_)
 {
 	return (NULL);
-}
-
-/*
- * Start a thread pinned to cpu and let it end: the kernel, not the
- * calling thread's own mask, judges where this process may run.
- * Returns 0 or an errno value.
- */
-static int
-writer_probe_cpu(int cpu)
-{
-	pthread_attr_t attr;
-	pthread_t t;
-	cpu_set_t cpus;
-	sigset_t all, old;
-	int err;
-
-	pthread_attr_init(&attr);
-	CPU_ZERO(&cpus);
-	CPU_SET(cpu, &cpus);
-	err = pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
-	if (err == 0) {
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
-		err = pthread_create(&t, &attr, writer_probe_main, NULL);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		if (err == 0)
-			pthread_join(t, NULL);
-	}
-	pthread_attr_destroy(&attr);
-	return (err);
 }
 #endif
 
@@ -140,25 +118,26 @@ int
 pcapint_writer_check_cpu(int cpu, char *errbuf)
 {
 #ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+	pthread_t t;
 	int err;
 
-	/* EINVAL: no such CPU, or not in the process's cpuset. */
+	/*
+	 * Start a thread pinned to cpu and let it end: the kernel, not the
+	 * calling thread's own mask, judges where this process may run.
+	 * EINVAL: no such CPU, or not in the process's cpuset.
+	 */
 	if (cpu < 0 || cpu >= CPU_SETSIZE)
 		err = EINVAL;
-	else
-		err = writer_probe_cpu(cpu);
-	if (err == EINVAL) {
+	else if ((err = writer_spawn(&t, cpu, writer_probe_main, NULL)) == 0)
+		pthread_join(t, NULL);
+	if (err == EINVAL)
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "cannot pin the writer thread to CPU %d: no such CPU is available to this process",
 		    cpu);
-		return (-1);
-	}
-	if (err != 0) {
+	else if (err != 0)
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, err,
 		    "cannot pin the writer thread to CPU %d", cpu);
-		return (-1);
-	}
-	return (0);
+	return (err != 0 ? -1 : 0);
 #else
 	snprintf(errbuf, PCAP_ERRBUF_SIZE,
 	    "cannot pin the writer thread to CPU %d: not supported on this platform",
@@ -170,6 +149,11 @@ pcapint_writer_check_cpu(int cpu, char *errbuf)
 int
 pcapint_writer_check_nice(int nice_incr, char *errbuf)
 {
+	/*
+	 * Only ever lower, so that on a shared CPU the scheduler favours the
+	 * capture, whose kernel ring overflows, over the writer, whose
+	 * backlog only grows.  Only Linux has a per-thread nice value.
+	 */
 	if (nice_incr < 0 || nice_incr > 19) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "writer thread priority decrease %d is out of range (0 to 19)",
@@ -188,58 +172,22 @@ pcapint_writer_check_nice(int nice_incr, char *errbuf)
 
 /* The rest needs a dumper to feed it (see sf-compress.h). */
 #ifdef SFC_COOKIE_OFF_T
-
-/* How long a record may wait in the ring of a quiet link. */
-#ifndef WRITER_IDLE_MS
-#define	WRITER_IDLE_MS		50
-#endif
-
-/* The producer wakes the writer per this many bytes, not per record. */
-#ifndef WRITER_WAKE_BYTES
-#define	WRITER_WAKE_BYTES	(64 * 1024)
-#endif
-
-/*
- * The most the writer hands to consume() at once: the space comes back
- * to the producer only when consume() returns, which behind a slow disk
- * is after its writes, so smaller chunks keep the ring usable to its end.
- */
-#ifndef WRITER_CHUNK
-#define	WRITER_CHUNK		(256 * 1024)
-#endif
-
-/*
- * The part of the ring the producer keeps to while the writer keeps up
- * (writer_rewind()); a ring of less than four times this is used whole.
- */
-#ifndef WRITER_HOT_BYTES
-#define	WRITER_HOT_BYTES	(1024 * 1024)
-#endif
-
-/*
- * A flush or stop gives the savefile up (ETIMEDOUT, the waiting records
- * lost, the blocked write() cancelled) when the writer consumes nothing
- * for this long: a slow disk still takes a block in well under a
- * second, so this is a pipe or disk that stopped, and waiting on would
- * hang the caller as long.
- */
-#ifndef WRITER_STALL_MS
-#define	WRITER_STALL_MS		10000
-#endif
-
-/* The two sides' indices each on a cache line of their own. */
-#define	CACHE_LINE		64
+#define	WRITER_IDLE_MS		50	/* see writer_main() */
+#define	WRITER_WAKE_BYTES	(64 * 1024)	/* see writer_main() */
+#define	WRITER_CHUNK		(256 * 1024)	/* see writer_main() */
+#define	WRITER_HOT_BYTES	(1024 * 1024)	/* see writer_rewind() */
+#define	WRITER_STALL_MS		10000	/* see pcapint_writer_flush() */
+#define	CACHE_LINE		64	/* keeps the sides' indices apart */
+#define	RING_USED(head, tail)	((size_t)((head) - (tail)))
 
 struct pcapint_writer {
 	unsigned char	*ring;
 	size_t		size;		/* a power of two */
 	size_t		wake_bytes;
-	size_t		hot_bytes;	/* 0: no rewinding */
+	size_t		hot_bytes;	/* the producer rewinds past this */
 	const struct pcapint_writer_ops *ops;
 	void		*ctx;
-
-	/* Producer's side. */
-	char		pad0[CACHE_LINE];
+	char		pad0[CACHE_LINE];	/* the producer's side */
 	uint64_t	head;		/* bytes ever put; release-stored */
 	uint64_t	tail_seen;	/* producer's last view of tail */
 	uint64_t	records_in;
@@ -248,20 +196,15 @@ struct pcapint_writer {
 	uint64_t	dropped_full;
 	uint64_t	dropped_error;
 	size_t		high_water_seen; /* the producer's measure of it */
-
-	/* Writer's side. */
-	char		pad1[CACHE_LINE];
+	char		pad1[CACHE_LINE];	/* the writer's side */
 	uint64_t	tail;		/* bytes ever consumed; release-stored */
-	uint64_t	flush_seen;	/* last flush request carried out */
 	size_t		high_water;
 	int		error;		/* sticky errno value */
 	int		sleeping;	/* writer waits on "wake" */
 	int		nice_incr;	/* read once, at the thread's start */
 	int		blocking;	/* put waits for room */
 	int		waiting;	/* a blocking put waits on "room" */
-
-	/* Requests, under the mutex. */
-	char		pad2[CACHE_LINE];
+	char		pad2[CACHE_LINE];	/* the rest under the mutex */
 	pthread_mutex_t	lock;
 	pthread_cond_t	wake;		/* the writer waits here */
 	pthread_cond_t	done;		/* flush and stop wait here */
@@ -270,18 +213,11 @@ struct pcapint_writer {
 	int		started;	/* the thread has set itself up */
 	int		start_err;	/* errno value of that, or 0 */
 	uint64_t	flush_req;
-	uint64_t	flush_done;
+	uint64_t	flush_done;	/* written by the writer only */
 	int		stop;
 	int		stalled;	/* a flush gave up waiting */
-
 	pthread_t	thread;
 };
-
-static inline size_t
-ring_used(uint64_t head, uint64_t tail)
-{
-	return ((size_t)(head - tail));
-}
 
 /*
  * The clock of the timed waits: CLOCK_MONOTONIC where a condition
@@ -309,35 +245,42 @@ writer_conds_init(pthread_cond_t *const conds[], size_t n)
 static void
 writer_deadline(clockid_t clock, struct timespec *deadline, long ms)
 {
-	clock_gettime(clock, deadline);
-	deadline->tv_sec += ms / 1000;
-	deadline->tv_nsec += (ms % 1000) * 1000000L;
-	if (deadline->tv_nsec >= 1000000000L) {
-		deadline->tv_sec++;
-		deadline->tv_nsec -= 1000000000L;
-	}
-}
+	long ns;
 
-/* The producer's side. */
+	clock_gettime(clock, deadline);
+	ns = deadline->tv_nsec + (ms % 1000) * 1000000L;
+	deadline->tv_sec += ms / 1000 + ns / 1000000000L;
+	deadline->tv_nsec = ns % 1000000000L;
+}
 
 static void
 ring_copy(struct pcapint_writer *w, uint64_t pos, const void *src, size_t len)
 {
 	size_t off = (size_t)(pos & (w->size - 1));
-	size_t first = w->size - off;
+	size_t first = w->size - off < len ? w->size - off : len;
 
-	if (first >= len)
-		memcpy(w->ring + off, src, len);
-	else {
-		memcpy(w->ring + off, src, first);
+	memcpy(w->ring + off, src, first);
+	if (first < len)
 		memcpy(w->ring, (const unsigned char *)src + first,
 		    len - first);
+}
+
+/* With the mutex held; one sleep gets one wake-up, not one per record. */
+static void
+writer_wake(struct pcapint_writer *w)
+{
+	if (__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&w->sleeping, 0, __ATOMIC_RELAXED);
+		pthread_cond_signal(&w->wake);
 	}
 }
 
 /*
  * Blocking mode: wait until len bytes fit after head (0), or for the
  * sticky error (-1), after which the writer discards what it is given.
+ * Store of "waiting", fence, load of tail here against store of tail,
+ * fence, load of "waiting" in writer_consume(); the mutex is held from
+ * the check to the wait, so its broadcast cannot fall between them.
  */
 static int
 writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
@@ -351,13 +294,10 @@ writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
 		err = __atomic_load_n(&w->error, __ATOMIC_ACQUIRE);
-		if (err != 0 || len <= w->size - ring_used(head, w->tail_seen))
+		if (err != 0 || len <= w->size - RING_USED(head, w->tail_seen))
 			break;
 		/* A full ring is more than wake_bytes: the writer runs. */
-		if (__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED)) {
-			__atomic_store_n(&w->sleeping, 0, __ATOMIC_RELAXED);
-			pthread_cond_signal(&w->wake);
-		}
+		writer_wake(w);
 		writer_deadline(w->clock, &deadline, WRITER_IDLE_MS);
 		(void)pthread_cond_timedwait(&w->room, &w->lock, &deadline);
 	}
@@ -367,13 +307,14 @@ writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
 }
 
 /*
- * Start the ring's next lap with what the writer has still to take, so
- * that the producer writes on in memory it wrote a moment ago.  Only a
- * sleeping writer is moved: it leaves its condition wait only with the
- * mutex held here, and reads "tail" again after it.  The bytes waiting
- * (less than wake_bytes, or it would have been woken) are copied, not
- * counted again, so the room for a burst and the high-water mark do not
- * change.  Returns the new head.
+ * While the writer keeps up, keep the producer to the first hot_bytes of
+ * the ring, memory still in the cache, rather than walk it all through
+ * memory that is not (or is not even mapped yet): what a sleeping writer
+ * has still to take, fewer than wake_bytes or it would have been woken,
+ * moves to the start of the next lap.  The writer leaves its wait only
+ * with the mutex, held here, and reads "tail" again after it.  The bytes
+ * are copied, not counted again, so the room for a burst and the
+ * high-water mark do not change.  Returns the new head.
  */
 static uint64_t
 writer_rewind(struct pcapint_writer *w, uint64_t head)
@@ -382,19 +323,17 @@ writer_rewind(struct pcapint_writer *w, uint64_t head)
 	size_t waiting;
 
 	pthread_mutex_lock(&w->lock);
-	if (__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED)) {
-		tail = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
-		waiting = ring_used(head, tail);
-		if (waiting < w->wake_bytes) {
-			start = (head | (uint64_t)(w->size - 1)) + 1;
-			memmove(w->ring, w->ring + (tail & (w->size - 1)),
-			    waiting);
-			__atomic_store_n(&w->tail, start, __ATOMIC_RELEASE);
-			head = start + waiting;
-			__atomic_store_n(&w->head, head, __ATOMIC_RELEASE);
-			w->tail_seen = start;
-			w->rewinds++;
-		}
+	tail = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
+	waiting = RING_USED(head, tail);
+	if (__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED) &&
+	    waiting < w->wake_bytes) {
+		start = (head | (uint64_t)(w->size - 1)) + 1;
+		memmove(w->ring, w->ring + (tail & (w->size - 1)), waiting);
+		__atomic_store_n(&w->tail, start, __ATOMIC_RELEASE);
+		head = start + waiting;
+		__atomic_store_n(&w->head, head, __ATOMIC_RELEASE);
+		w->tail_seen = start;
+		w->rewinds++;
 	}
 	pthread_mutex_unlock(&w->lock);
 	return (head);
@@ -407,28 +346,20 @@ pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
 	size_t len = alen + blen;
 	uint64_t head = w->head;
 
-	if (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE) != 0) {
-		w->dropped_error++;
-		return (-1);
-	}
+	if (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE) != 0)
+		goto drop;
 	if ((size_t)(head & (w->size - 1)) >= w->hot_bytes &&
-	    w->hot_bytes != 0 &&
 	    __atomic_load_n(&w->sleeping, __ATOMIC_RELAXED))
 		head = writer_rewind(w, head);
-	if (len > w->size - ring_used(head, w->tail_seen)) {
+	if (len > w->size - RING_USED(head, w->tail_seen)) {
 		/* The writer, stuck in write(), measures nothing now. */
 		w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
-		if (ring_used(head, w->tail_seen) > w->high_water_seen)
-			w->high_water_seen = ring_used(head, w->tail_seen);
-		if (len > w->size - ring_used(head, w->tail_seen) &&
+		if (RING_USED(head, w->tail_seen) > w->high_water_seen)
+			w->high_water_seen = RING_USED(head, w->tail_seen);
+		if (len > w->size - RING_USED(head, w->tail_seen) &&
 		    (!w->blocking || len > w->size ||
-		    writer_wait_room(w, head, len) != 0)) {
-			if (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE) != 0)
-				w->dropped_error++;
-			else
-				w->dropped_full++;
-			return (-1);
-		}
+		    writer_wait_room(w, head, len) != 0))
+			goto drop;
 	}
 	ring_copy(w, head, a, alen);
 	if (blen != 0)
@@ -436,30 +367,27 @@ pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
 	__atomic_store_n(&w->head, head + len, __ATOMIC_RELEASE);
 	w->records_in++;
 	w->bytes_in += len;
-
 	/*
-	 * The handshake of writer_main().  The flag is cleared here, under
-	 * the mutex, so that one sleep gets one wake-up, not one per record
-	 * put before the writer runs.
+	 * The handshake of writer_main().  tail_seen may be far behind, and
+	 * by it every record would wake the writer for less than wake_bytes;
+	 * a sleeping writer does not move tail, so reading it is cheap.
 	 */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED))
 		return (0);
-	/*
-	 * tail_seen may be far behind, and by it every record would wake
-	 * the writer for less than wake_bytes; a sleeping writer does not
-	 * move tail, so reading it is cheap.
-	 */
 	w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
-	if (ring_used(head + len, w->tail_seen) >= w->wake_bytes) {
+	if (RING_USED(head + len, w->tail_seen) >= w->wake_bytes) {
 		pthread_mutex_lock(&w->lock);
-		if (__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED)) {
-			__atomic_store_n(&w->sleeping, 0, __ATOMIC_RELAXED);
-			pthread_cond_signal(&w->wake);
-		}
+		writer_wake(w);
 		pthread_mutex_unlock(&w->lock);
 	}
 	return (0);
+drop:
+	if (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE) != 0)
+		w->dropped_error++;
+	else
+		w->dropped_full++;
+	return (-1);
 }
 
 int
@@ -468,68 +396,72 @@ pcapint_writer_put(struct pcapint_writer *w, const void *buf, size_t len)
 	return (pcapint_writer_put2(w, buf, len, NULL, 0));
 }
 
-/* The writer thread.  Its first act: lower its priority (0 or errno). */
-static int
-writer_lower_priority(int nice_incr)
-{
-#ifdef __linux__
-	id_t tid;
-	int cur;
-
-	if (nice_incr == 0)
-		return (0);
-	tid = (id_t)syscall(SYS_gettid);
-	errno = 0;
-	cur = getpriority(PRIO_PROCESS, tid);
-	if (cur == -1 && errno != 0)
-		return (errno);
-	if (cur + nice_incr > 19)
-		nice_incr = 19 - cur;
-	if (setpriority(PRIO_PROCESS, tid, cur + nice_incr) != 0)
-		return (errno);
-	return (0);
-#else
-	return (nice_incr == 0 ? 0 : ENOTSUP);
-#endif
-}
-
 /*
- * After freeing room, wake a blocking producer: store of tail, fence,
- * load of "waiting" here against store of "waiting", fence, load of tail
- * in writer_wait_room(), which holds the mutex from its check to its
- * wait, so the broadcast cannot fall between them.
+ * Consume what waits, up to the end of the ring and WRITER_CHUNK at most:
+ * the room comes back to the producer only when consume() returns,
+ * behind a slow disk after its writes.  After an error, what waits is
+ * discarded, so that flushes end.
  */
 static void
-writer_wake_producer(struct pcapint_writer *w)
+writer_consume(struct pcapint_writer *w, size_t used)
 {
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&w->waiting, __ATOMIC_RELAXED))
+	uint64_t tail = w->tail;
+	size_t off = (size_t)(tail & (w->size - 1));
+	size_t chunk = used < w->size - off ? used : w->size - off;
+	int err;
+
+	if (used > w->high_water)
+		__atomic_store_n(&w->high_water, used, __ATOMIC_RELAXED);
+	if (chunk > WRITER_CHUNK)
+		chunk = WRITER_CHUNK;
+	if (__atomic_load_n(&w->error, __ATOMIC_RELAXED) == 0 &&
+	    (err = w->ops->consume(w->ctx, w->ring + off, chunk)) != 0)
+		__atomic_store_n(&w->error, err, __ATOMIC_RELEASE);
+	__atomic_store_n(&w->tail, tail + chunk, __ATOMIC_RELEASE);
+	if (!w->blocking)
 		return;
-	pthread_mutex_lock(&w->lock);
-	pthread_cond_broadcast(&w->room);
-	pthread_mutex_unlock(&w->lock);
+	/* Wake a blocking producer; see writer_wait_room(). */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&w->waiting, __ATOMIC_RELAXED)) {
+		pthread_mutex_lock(&w->lock);
+		pthread_cond_broadcast(&w->room);
+		pthread_mutex_unlock(&w->lock);
+	}
 }
 
 /*
- * The writer thread: consume once wake_bytes are waiting (woken per
- * record, a writer faster than the producer would only hand the mutex
- * back and forth), or everything after the idle timeout or for a flush
- * or stop; carry out a flush once everything before it is consumed;
- * leave when asked to and the ring is empty.
+ * The writer thread: lower its priority first, so that a failure fails
+ * the open; then consume once wake_bytes wait (woken per record, a writer
+ * faster than the producer would only hand the mutex back and forth), or
+ * all after WRITER_IDLE_MS, so that a quiet link's records do not wait
+ * long, or for a flush or stop; leave when asked to and the ring is empty.
  */
 static void *
 writer_main(void *arg)
 {
 	struct pcapint_writer *w = arg;
-	uint64_t head, tail, req;
-	size_t off, chunk, used;
-	int err, stop, drain;
+	uint64_t req;
+	size_t used;
+	int err = 0, drain = 0;
 	struct timespec deadline;
 
 	pcapint_writer_set_name("pcap-writer");
 	/* Cancelled only in write(), holding no lock, by a stop. */
 	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	err = writer_lower_priority(w->nice_incr);
+#ifdef __linux__
+	if (w->nice_incr != 0) {
+		id_t tid = (id_t)syscall(SYS_gettid);
+		int cur;
+
+		errno = 0;
+		cur = getpriority(PRIO_PROCESS, tid);
+		if (cur == -1 && errno != 0)
+			err = errno;
+		else if (setpriority(PRIO_PROCESS, tid,
+		    cur + w->nice_incr > 19 ? 19 : cur + w->nice_incr) != 0)
+			err = errno;
+	}
+#endif
 	pthread_mutex_lock(&w->lock);
 	w->start_err = err;
 	w->started = 1;
@@ -538,91 +470,54 @@ writer_main(void *arg)
 	if (err != 0)
 		return (NULL);
 
-	drain = 0;
 	for (;;) {
-		tail = w->tail;
-		head = __atomic_load_n(&w->head, __ATOMIC_ACQUIRE);
-		used = ring_used(head, tail);
+		used = pcapint_writer_backlog(w);
 		if (used == 0)
 			drain = 0;
 		else if (drain || used >= w->wake_bytes) {
-			if (used > w->high_water)
-				__atomic_store_n(&w->high_water, used,
-				    __ATOMIC_RELAXED);
-			/* Up to the end of the ring; the rest next time. */
-			off = (size_t)(tail & (w->size - 1));
-			chunk = used;
-			if (chunk > w->size - off)
-				chunk = w->size - off;
-			if (chunk > WRITER_CHUNK)
-				chunk = WRITER_CHUNK;
-			if (__atomic_load_n(&w->error, __ATOMIC_RELAXED) == 0) {
-				err = w->ops->consume(w->ctx, w->ring + off,
-				    chunk);
-				if (err != 0)
-					__atomic_store_n(&w->error, err,
-					    __ATOMIC_RELEASE);
-			}
-			/* After an error, discarded: flushes must end. */
-			__atomic_store_n(&w->tail, tail + chunk,
-			    __ATOMIC_RELEASE);
-			if (w->blocking)
-				writer_wake_producer(w);
+			writer_consume(w, used);
 			continue;
 		}
 
-		/* Little or nothing to do: requests, then sleep. */
+		/* Little or nothing to do: requests, or else sleep. */
 		pthread_mutex_lock(&w->lock);
 		req = w->flush_req;
-		stop = w->stop;
-		pthread_mutex_unlock(&w->lock);
-		if (req != w->flush_seen || stop) {
+		if (req == w->flush_done && !w->stop) {
+			__atomic_store_n(&w->sleeping, 1, __ATOMIC_SEQ_CST);
 			/*
-			 * Everything put before the request first, and
-			 * some may have come after the load above.
+			 * Dekker-style handshake with pcapint_writer_put2():
+			 * each stores its flag, fences, and loads the other's,
+			 * so either we see wake_bytes waiting or it sees us
+			 * asleep and signals under the mutex, which we hold
+			 * until we wait.
 			 */
-			used = ring_used(__atomic_load_n(&w->head,
-			    __ATOMIC_ACQUIRE), w->tail);
-			if (used != 0) {
-				drain = 1;
-				continue;
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+			if (pcapint_writer_backlog(w) < w->wake_bytes) {
+				writer_deadline(w->clock, &deadline,
+				    WRITER_IDLE_MS);
+				if (pthread_cond_timedwait(&w->wake, &w->lock,
+				    &deadline) == ETIMEDOUT)
+					drain = 1;
 			}
-			if (req == w->flush_seen)
-				break;
-			if (__atomic_load_n(&w->error, __ATOMIC_RELAXED) == 0 &&
-			    w->ops->flush != NULL) {
-				err = w->ops->flush(w->ctx);
-				if (err != 0)
-					__atomic_store_n(&w->error, err,
-					    __ATOMIC_RELEASE);
-			}
-			w->flush_seen = req;
-			pthread_mutex_lock(&w->lock);
-			w->flush_done = req;
-			pthread_cond_broadcast(&w->done);
+			__atomic_store_n(&w->sleeping, 0, __ATOMIC_RELAXED);
 			pthread_mutex_unlock(&w->lock);
 			continue;
 		}
-
-		pthread_mutex_lock(&w->lock);
-		__atomic_store_n(&w->sleeping, 1, __ATOMIC_SEQ_CST);
-		/*
-		 * Dekker-style handshake with pcapint_writer_put2(): each
-		 * stores its flag, fences, and loads the other's, so either
-		 * we see wake_bytes waiting or it sees us asleep and
-		 * signals under the mutex, which we hold until we wait.
-		 */
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		if (ring_used(__atomic_load_n(&w->head, __ATOMIC_ACQUIRE),
-		    w->tail) < w->wake_bytes &&
-		    w->flush_req == w->flush_seen && !w->stop) {
-			writer_deadline(w->clock, &deadline,
-			    WRITER_IDLE_MS);
-			if (pthread_cond_timedwait(&w->wake, &w->lock,
-			    &deadline) == ETIMEDOUT)
-				drain = 1;
+		pthread_mutex_unlock(&w->lock);
+		/* First all put before the request (some since the load). */
+		if (pcapint_writer_backlog(w) != 0) {
+			drain = 1;
+			continue;
 		}
-		__atomic_store_n(&w->sleeping, 0, __ATOMIC_RELAXED);
+		if (req == w->flush_done)
+			break;
+		if (__atomic_load_n(&w->error, __ATOMIC_RELAXED) == 0 &&
+		    w->ops->flush != NULL &&
+		    (err = w->ops->flush(w->ctx)) != 0)
+			__atomic_store_n(&w->error, err, __ATOMIC_RELEASE);
+		pthread_mutex_lock(&w->lock);
+		w->flush_done = req;
+		pthread_cond_broadcast(&w->done);
 		pthread_mutex_unlock(&w->lock);
 	}
 	return (NULL);
@@ -643,7 +538,7 @@ pcapint_writer_write_cancellable(int fd, const void *buf, size_t len)
 size_t
 pcapint_writer_backlog(struct pcapint_writer *w)
 {
-	return (ring_used(__atomic_load_n(&w->head, __ATOMIC_ACQUIRE),
+	return (RING_USED(__atomic_load_n(&w->head, __ATOMIC_ACQUIRE),
 	    w->tail));
 }
 
@@ -653,23 +548,24 @@ pcapint_writer_ring_size(struct pcapint_writer *w)
 	return (w->size);
 }
 
-/*
- * Starting, flushing and stopping the writer thread, and its figures.
- */
+static void
+writer_free(struct pcapint_writer *w)
+{
+	pthread_cond_destroy(&w->room);
+	pthread_cond_destroy(&w->done);
+	pthread_cond_destroy(&w->wake);
+	pthread_mutex_destroy(&w->lock);
+	free(w->ring);
+	free(w);
+}
 
 struct pcapint_writer *
 pcapint_writer_start(const struct pcapint_writer_params *params,
     const struct pcapint_writer_ops *ops, void *ctx, char *errbuf)
 {
 	struct pcapint_writer *w;
-	pthread_cond_t *conds[3];
-	pthread_attr_t attr;
-	sigset_t all, old;
 	size_t size, ring_size = params->ring_size;
-	int err, cpu = params->cpu;
-#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
-	cpu_set_t cpus;
-#endif
+	int err;
 
 	if (pcapint_writer_check_nice(params->nice_incr, errbuf) != 0)
 		return (NULL);
@@ -681,7 +577,6 @@ pcapint_writer_start(const struct pcapint_writer_params *params,
 	}
 	for (size = 4096; size < ring_size; size <<= 1)
 		continue;
-
 	w = calloc(1, sizeof(*w));
 	if (w == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
@@ -698,49 +593,24 @@ pcapint_writer_start(const struct pcapint_writer_params *params,
 	w->size = size;
 	w->wake_bytes = size / 4 < WRITER_WAKE_BYTES ?
 	    size / 4 : WRITER_WAKE_BYTES;
-	w->hot_bytes = size / 4 < WRITER_HOT_BYTES ? 0 : WRITER_HOT_BYTES;
+	/* A ring of less than four times WRITER_HOT_BYTES is used whole. */
+	w->hot_bytes = size / 4 < WRITER_HOT_BYTES ? size : WRITER_HOT_BYTES;
 	w->ops = ops;
 	w->ctx = ctx;
 	w->nice_incr = params->nice_incr;
 	w->blocking = params->blocking;
 	pthread_mutex_init(&w->lock, NULL);
-	conds[0] = &w->wake;
-	conds[1] = &w->done;
-	conds[2] = &w->room;
-	w->clock = writer_conds_init(conds, 3);
-
-	pthread_attr_init(&attr);
-	if (cpu >= 0) {
-#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
-		if (pcapint_writer_check_cpu(cpu, errbuf) != 0)
-			goto fail;
-		CPU_ZERO(&cpus);
-		CPU_SET(cpu, &cpus);
-		err = pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
-		if (err != 0) {
-			pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-			    err, "cannot pin the writer thread to CPU %d", cpu);
-			goto fail;
-		}
-#else
-		(void)pcapint_writer_check_cpu(cpu, errbuf);
+	w->clock = writer_conds_init((pthread_cond_t *const []){ &w->wake,
+	    &w->done, &w->room }, 3);
+	if (params->cpu >= 0 &&
+	    pcapint_writer_check_cpu(params->cpu, errbuf) != 0)
 		goto fail;
-#endif
-	}
-
-	/* The thread starts with every signal blocked, and keeps it so. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&w->thread, &attr, writer_main, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = writer_spawn(&w->thread, params->cpu, writer_main, w);
 	if (err != 0) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, err,
 		    "cannot start the writer thread");
 		goto fail;
 	}
-	pthread_attr_destroy(&attr);
-
-	/* Wait for the thread to set itself up; see writer_main(). */
 	pthread_mutex_lock(&w->lock);
 	while (!w->started)
 		pthread_cond_wait(&w->done, &w->lock);
@@ -751,63 +621,46 @@ pcapint_writer_start(const struct pcapint_writer_params *params,
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, err,
 		    "cannot lower the writer thread's priority by %d",
 		    params->nice_incr);
-		goto fail_thread;
+		goto fail;
 	}
 	return (w);
-
 fail:
-	pthread_attr_destroy(&attr);
-fail_thread:
-	pthread_cond_destroy(&w->room);
-	pthread_cond_destroy(&w->done);
-	pthread_cond_destroy(&w->wake);
-	pthread_mutex_destroy(&w->lock);
-	free(w->ring);
-	free(w);
+	writer_free(w);
 	return (NULL);
 }
 
 /*
- * Wait, with the mutex held, until the flush request req is carried out,
- * or until the writer has consumed nothing for WRITER_STALL_MS; then the
- * writer is stalled, and the savefile has the sticky error ETIMEDOUT.
+ * Wait until the writer has carried the request out, or has consumed
+ * nothing for WRITER_STALL_MS: a slow disk still takes a block in well
+ * under a second, so this is a pipe or disk that stopped, and waiting on
+ * would hang the caller as long.  The savefile is then given up, with
+ * the sticky error ETIMEDOUT, and a stop cancels the blocked write().
  */
-static void
-writer_wait_flushed(struct pcapint_writer *w, uint64_t req)
+int
+pcapint_writer_flush(struct pcapint_writer *w)
 {
 	struct timespec deadline;
-	uint64_t tail, last_tail;
-	int still_ms, zero;
+	uint64_t req, tail, last_tail;
+	int still_ms = 0, zero = 0;
 
+	pthread_mutex_lock(&w->lock);
+	req = ++w->flush_req;
+	pthread_cond_signal(&w->wake);
 	last_tail = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
-	still_ms = 0;
 	while (w->flush_done < req && !w->stalled) {
 		writer_deadline(w->clock, &deadline, 100);
 		if (pthread_cond_timedwait(&w->done, &w->lock,
 		    &deadline) != ETIMEDOUT)
 			continue;
 		tail = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
-		if (tail != last_tail) {
-			last_tail = tail;
-			still_ms = 0;
-		} else if ((still_ms += 100) >= WRITER_STALL_MS) {
+		still_ms = tail == last_tail ? still_ms + 100 : 0;
+		last_tail = tail;
+		if (still_ms >= WRITER_STALL_MS) {
 			w->stalled = 1;
-			zero = 0;
 			(void)__atomic_compare_exchange_n(&w->error, &zero,
 			    ETIMEDOUT, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 		}
 	}
-}
-
-int
-pcapint_writer_flush(struct pcapint_writer *w)
-{
-	uint64_t req;
-
-	pthread_mutex_lock(&w->lock);
-	req = ++w->flush_req;
-	pthread_cond_signal(&w->wake);
-	writer_wait_flushed(w, req);
 	pthread_mutex_unlock(&w->lock);
 	return (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE));
 }
@@ -823,7 +676,7 @@ pcapint_writer_get_stats(struct pcapint_writer *w,
 	st->dropped_full = w->dropped_full;
 	st->dropped_error = w->dropped_error;
 	/* What waits now counts: a writer stuck in write() measures nothing. */
-	used = ring_used(__atomic_load_n(&w->head, __ATOMIC_ACQUIRE),
+	used = RING_USED(__atomic_load_n(&w->head, __ATOMIC_ACQUIRE),
 	    __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE));
 	st->high_water = __atomic_load_n(&w->high_water, __ATOMIC_RELAXED);
 	if (w->high_water_seen > st->high_water)
@@ -839,10 +692,7 @@ pcapint_writer_stop(struct pcapint_writer *w)
 {
 	int err;
 
-	/*
-	 * Everything handed over is consumed and flushed before we stop,
-	 * unless the writer is stalled: then its write() is cancelled.
-	 */
+	/* Drain and flush first; if that stalled, cancel the write(). */
 	(void)pcapint_writer_flush(w);
 	pthread_mutex_lock(&w->lock);
 	w->stop = 1;
@@ -851,15 +701,8 @@ pcapint_writer_stop(struct pcapint_writer *w)
 		(void)pthread_cancel(w->thread);
 	pthread_mutex_unlock(&w->lock);
 	pthread_join(w->thread, NULL);
-
 	err = __atomic_load_n(&w->error, __ATOMIC_ACQUIRE);
-	pthread_cond_destroy(&w->room);
-	pthread_cond_destroy(&w->done);
-	pthread_cond_destroy(&w->wake);
-	pthread_mutex_destroy(&w->lock);
-	free(w->ring);
-	free(w);
+	writer_free(w);
 	return (err);
 }
-
 #endif /* SFC_COOKIE_OFF_T */
