@@ -486,7 +486,7 @@ dumpfile_after_packet(pcap_dumper_t *d)
  * current one its last block, whenever tcpdump exits through error() or
  * the -W file limit.  Finish them.
  */
-void
+int
 dumpfile_exit(void)
 {
 	wait_for_background();
@@ -496,4 +496,5 @@ dumpfile_exit(void)
 		*current = NULL;
 	}
 	print_figures();
+	return (dump_failed ? -1 : 0);
 }

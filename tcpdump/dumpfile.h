@@ -65,7 +65,10 @@ extern int dumpfile_close(pcap_dumper_t **pdd, const char *name, int last);
 extern volatile sig_atomic_t dumpfile_flush_requested;
 extern void dumpfile_after_packet(pcap_dumper_t *);
 
-/* On every exit path: finish what dumpfile_close() left. */
-extern void dumpfile_exit(void);
+/*
+ * On every exit path: finish what dumpfile_close() left; -1 if writing
+ * a file failed.
+ */
+extern int dumpfile_exit(void);
 
 #endif /* dumpfile_h */

@@ -67,4 +67,32 @@ t_check "... the writer's figures are printed ($w written)" \
     test -n "$w" -a "${w:-0}" -ge 600
 t_check "... and f holds frames 0..$((w - 1)), in order" \
     check_in_order "$TMPDIR/e" "$w" f
+figures "$TMPDIR/e.err"
+t_check "... with the captured and kernel figures ($c, $k)" \
+    test -n "$c" -a -n "$k"
+t_expect_eq "... captured = written ($w) + dropped by writer ($d)" \
+    "$c" "$((w + ${d:-0}))"
+
+# 3. The -W limit of -G ends the capture at the packet that finds the
+# last interval over, which no file holds: it is not captured, so that
+# captured = written + dropped, to the packet.
+mkdir "$TMPDIR/g"
+start_tcpdump g -s 2048 -B 16384 --writer-cpu=0 -G 1 -W 2 \
+    -w "$TMPDIR/g/f%s"
+netns_exec "$NS_A" "$GEN" --type http --count 12000 --rate 3000 \
+    --iface "$VETH_A" 2>"$TMPDIR/gen.err" &
+gen=$!
+netns_wait_for "$TMPDIR/g.err" "^Maximum file limit reached: 2\$" 60 ||
+    t_fail "-G 1 -W 2: no limit reached within 6 s"
+wait "$gen"
+netns_stop "$TD" INT 100
+t_expect_eq "-G 1 -W 2: tcpdump exits 0 at the limit" 0 "$NETNS_STATUS"
+sed 's/^/# g: /' "$TMPDIR/g.err"
+figures "$TMPDIR/g.err"
+t_expect_eq "-G 1 -W 2: captured = written ($w) + dropped by writer ($d)" \
+    "$c" "$((${w:-0} + ${d:-0}))"
+# shellcheck disable=SC2046 # file names are ours, without blanks
+t_expect_eq "-G 1 -W 2: the two files hold the $w packets written" "$w" \
+    "$(n=0; for f in $(ls "$TMPDIR/g"); do
+        n=$((n + $(count_frames "$TMPDIR/g/$f"))); done; echo $n)"
 t_done
