@@ -46,11 +46,14 @@
 
 #include "netdissect-stdinc.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <pcap.h>
 
@@ -92,6 +95,21 @@ static int figures_printed;
  */
 #define SPACE_CHECK_EVERY	256
 static u_int packets_unchecked;
+
+/*
+ * --disk-budget: this run's savefiles are kept within a number of bytes
+ * by deleting the oldest of them.  At each rotation, once the old file
+ * is handed over, the files closed so far are summed (stat(2)), with
+ * room for the next: the -C size, or the largest file so far if that
+ * is more; the oldest go while that is over the budget.  Only complete
+ * files go: the last max_pending handed to the closing thread may still
+ * be written.  The capture thread alone uses these.
+ */
+static uint64_t budget;			/* bytes; 0: none */
+static int64_t budget_file_size;	/* -C's size, or 0 */
+static char **budget_files;		/* closed files, the oldest first */
+static u_int budget_nfiles, budget_alloc;
+static u_int budget_deleted;
 
 #ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
 static struct pcap_dump_stats totals;
@@ -423,6 +441,13 @@ wait_for_background(void)
 {
 	(void)pcap_dump_close_async_wait(0);
 }
+
+/* At most n files handed to the closing thread are not complete. */
+static void
+wait_until_pending(u_int n)
+{
+	(void)pcap_dump_close_async_wait(n);
+}
 #else
 static int
 close_in_background(pcap_dumper_t *d _U_, const char *name _U_)
@@ -434,7 +459,149 @@ static void
 wait_for_background(void)
 {
 }
+
+static void
+wait_until_pending(u_int n _U_)
+{
+}
 #endif /* HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS */
+
+int
+dumpfile_budget(const char *arg, int64_t file_size, char *ebuf)
+{
+	unsigned long long v;
+	char *end;
+	int shift = 0;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*end == 'k' || *end == 'K')
+		shift = 10;
+	else if (*end == 'm' || *end == 'M')
+		shift = 20;
+	else if (*end == 'g' || *end == 'G')
+		shift = 30;
+	if (shift != 0)
+		end++;
+	if (*arg < '0' || *arg > '9' || *end != '\0' || errno != 0 ||
+	    v == 0 || v > (UINT64_MAX >> shift)) {
+		snprintf(ebuf, PCAP_ERRBUF_SIZE,
+		    "invalid disk budget \"%s\" for --disk-budget (bytes, or k, m, g)",
+		    arg);
+		return (-1);
+	}
+	budget = (uint64_t)v << shift;
+	budget_file_size = file_size;
+	return (0);
+}
+
+/* A file closed at a rotation joins the budget's list, once. */
+static void
+budget_add(const char *name)
+{
+	char **grown;
+	u_int i;
+
+	if (budget == 0)
+		return;
+	/* -W reuses names: the file of that name is the new one. */
+	for (i = 0; i < budget_nfiles; i++) {
+		if (strcmp(budget_files[i], name) == 0) {
+			free(budget_files[i]);
+			memmove(&budget_files[i], &budget_files[i + 1],
+			    (budget_nfiles - i - 1) * sizeof(*budget_files));
+			budget_nfiles--;
+			break;
+		}
+	}
+	if (budget_nfiles == budget_alloc) {
+		grown = realloc(budget_files,
+		    (budget_alloc * 2 + 16) * sizeof(*budget_files));
+		if (grown == NULL)
+			goto nomem;
+		budget_files = grown;
+		budget_alloc = budget_alloc * 2 + 16;
+	}
+	if ((budget_files[budget_nfiles] = strdup(name)) == NULL)
+		goto nomem;
+	budget_nfiles++;
+	return;
+
+nomem:
+	fprintf(stderr, "%s: WARNING: --disk-budget: out of memory; no file will be deleted\n",
+	    program_name);
+	budget = 0;
+}
+
+/*
+ * What the files from the from'th on take, the last pending ones, which
+ * may still grow, counted as at least room.
+ */
+static uint64_t
+budget_total(u_int from, u_int pending, uint64_t room)
+{
+	struct stat st;
+	uint64_t total = 0, size;
+	u_int i;
+
+	for (i = from; i < budget_nfiles; i++) {
+		size = stat(budget_files[i], &st) == 0 ?
+		    (uint64_t)st.st_size : 0;
+		if (i + pending >= budget_nfiles && size < room)
+			size = room;
+		total += size;
+	}
+	return (total);
+}
+
+/*
+ * Delete the oldest files while they and room for the next are over the
+ * budget; where that needs a pending file gone, wait until it is
+ * complete.
+ */
+static void
+budget_keep(u_int pending)
+{
+	struct stat st;
+	uint64_t room;
+	u_int i, gone;
+
+	if (budget == 0)
+		return;
+	room = budget_file_size > 0 ? (uint64_t)budget_file_size : 0;
+	for (i = 0; i < budget_nfiles; i++)
+		if (stat(budget_files[i], &st) == 0 &&
+		    (uint64_t)st.st_size > room)
+			room = (uint64_t)st.st_size;
+	for (gone = 0; gone < budget_nfiles &&
+	    budget_total(gone, pending, room) + room > budget; gone++) {
+		if (gone + pending >= budget_nfiles) {
+			pending = budget_nfiles - gone - 1;
+			wait_until_pending(pending);
+		}
+		if (unlink(budget_files[gone]) == 0)
+			budget_deleted++;
+		else if (errno != ENOENT)
+			fprintf(stderr, "%s: WARNING: --disk-budget: %s: %s\n",
+			    program_name, budget_files[gone], strerror(errno));
+		free(budget_files[gone]);
+	}
+	memmove(budget_files, &budget_files[gone],
+	    (budget_nfiles - gone) * sizeof(*budget_files));
+	budget_nfiles -= gone;
+}
+
+static void
+print_budget(void)
+{
+	static int printed;
+
+	if (budget == 0 || printed)
+		return;
+	printed = 1;
+	fprintf(stderr, "%u file%s deleted to keep within the disk budget of %" PRIu64 " bytes\n",
+	    budget_deleted, PLURAL_SUFFIX(budget_deleted), budget);
+}
 
 int
 dumpfile_close(pcap_dumper_t **pdd, const char *name, int last)
@@ -443,9 +610,13 @@ dumpfile_close(pcap_dumper_t **pdd, const char *name, int last)
 
 	d = *pdd;
 	*pdd = NULL;
+	if (d != NULL && !last)
+		budget_add(name);
 	/* Not dump_failed: the closing thread may set it later. */
-	if (d != NULL && !last && close_in_background(d, name) == 0)
+	if (d != NULL && !last && close_in_background(d, name) == 0) {
+		budget_keep(max_pending);
 		return (0);
+	}
 	/* The earlier files first, and never two threads on "totals". */
 	wait_for_background();
 	if (d == NULL)
@@ -453,8 +624,12 @@ dumpfile_close(pcap_dumper_t **pdd, const char *name, int last)
 	close_now(d, name);
 	if (zcmd != NULL)
 		zcmd(name);
-	if (last)
+	if (!last)
+		budget_keep(0);
+	else {
 		print_figures();
+		print_budget();
+	}
 	return (dump_failed ? -1 : 0);
 }
 
@@ -496,5 +671,6 @@ dumpfile_exit(void)
 		*current = NULL;
 	}
 	print_figures();
+	print_budget();
 	return (dump_failed ? -1 : 0);
 }

@@ -52,6 +52,13 @@ extern void dumpfile_setup(pcap_dumper_t **, char **,
     void (*)(const char *), int names_in_use);
 
 /*
+ * --disk-budget=SIZE[k|m|g]: keep this run's savefiles within SIZE bytes
+ * by deleting the oldest at rotations; file_size is -C's size in bytes,
+ * or 0.  0, or -1 with the message in ebuf.
+ */
+extern int dumpfile_budget(const char *arg, int64_t file_size, char *ebuf);
+
+/*
  * Close the dumper *pdd, of file name; last is 0 at a rotation, 1 at the
  * end of the capture.  -1 if writing this file or an earlier one failed.
  */
