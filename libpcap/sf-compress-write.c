@@ -38,10 +38,6 @@
  * helpers that may compress several blocks at once.
  */
 /*
- * When the level adapts, the planner asks the level controller of
- * sf-compress-adapt.c for the rung of the codec's ladder.
- */
-/*
  * Without fopencookie() or funopen(), or the __atomic builtins, there is
  * no dumper: the calls open the plain dumper, and refuse options.
  */
@@ -87,10 +83,6 @@ struct pcap_dump_options {
 /*
  * Larger blocks compress better, but fit the caches less and make a file
  * rotated by size overshoot more; the default is in pcap.h.
- */
-/*
- * Only the adaptive zstd levels fill larger blocks (see the ladders in
- * sf-compress-adapt.c), and only while no block size is set.
  */
 #define	SFC_MIN_BLOCK		4096
 
@@ -311,13 +303,6 @@ pcap_dump_options_set_writer_priority(pcap_dump_options_t *o, int nice_incr,
 }
 
 /* The containers' encoders, NULL where not built. */
-#ifdef SFC_LZOP_CONTAINER
-#ifdef HAVE_LIBLZO2
-#define	SFC_LZO_ENCODER	(&pcapint_sfc_lzo_encoder)
-#else
-#define	SFC_LZO_ENCODER	NULL
-#endif
-#endif
 
 const struct pcapint_sfc_encoder *const
     pcapint_sfc_encoders[SFC_NCONTAINERS] = {
@@ -332,7 +317,9 @@ const struct pcapint_sfc_encoder *const
 	[SFC_GZIP] = &pcapint_sfc_gzip_encoder,
 #endif
 #ifdef SFC_LZOP_CONTAINER
-	[SFC_LZO] = SFC_LZO_ENCODER,
+#ifdef HAVE_LIBLZO2
+	[SFC_LZO] = &pcapint_sfc_lzo_encoder,
+#endif
 #endif
 };
 
@@ -423,9 +410,6 @@ const struct pcapint_sfc_encoder pcapint_sfc_store = {
 #define	SFC_STORE(var, val)	__atomic_store_n(&(var), (val), __ATOMIC_RELAXED)
 #define	SFC_LOAD(var)		__atomic_load_n(&(var), __ATOMIC_RELAXED)
 
-#define	SFC_TIMESPEC_NS(ts) \
-	((uint64_t)(ts).tv_sec * 1000000000u + (uint64_t)(ts).tv_nsec)
-
 /* A clock's time in ns, 0 if it cannot be read. */
 static uint64_t
 sfc_clock_ns(clockid_t clock)
@@ -434,7 +418,7 @@ sfc_clock_ns(clockid_t clock)
 
 	if (clock_gettime(clock, &ts) != 0)
 		return (0);
-	return (SFC_TIMESPEC_NS(ts));
+	return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
 }
 
 /*
@@ -629,18 +613,17 @@ enum sfc_block_result {
 	SFC_BLOCK_INCOMPRESSIBLE
 };
 
-/* Whether to try the codec; *next gets the skip's state after it. */
+/* Whether to try the codec, moving the skip on. */
 static int
-sfc_policy_try_codec(const struct pcapint_sfc_skip *cur,
-    enum sfc_block_result lagged, struct pcapint_sfc_skip *next)
+sfc_policy_try_codec(struct pcapint_sfc_skip *skip,
+    enum sfc_block_result lagged)
 {
-	*next = *cur;
 	if (lagged == SFC_BLOCK_INCOMPRESSIBLE)
-		next->stored_run++;
+		skip->stored_run++;
 	else if (lagged == SFC_BLOCK_COMPRESSED)
-		next->stored_run = next->skip_count = 0;
-	if (next->stored_run >= SFC_SKIP_AFTER)
-		return ((++next->skip_count % SFC_SKIP_EVERY) == 0);
+		skip->stored_run = skip->skip_count = 0;
+	if (skip->stored_run >= SFC_SKIP_AFTER)
+		return ((++skip->skip_count % SFC_SKIP_EVERY) == 0);
 	return (1);
 }
 
@@ -728,11 +711,9 @@ pcapint_sfc_planner_plan(struct pcapint_sfc_planner *pl,
 	/* Unknown (0) until a block SFC_SKIP_LAG before is learned from. */
 	lagged = (enum sfc_block_result)pl->results[pl->planned++ %
 	    SFC_SKIP_LAG];
-	skip_tries = sfc_policy_try_codec(&pl->skip, lagged, &pl->skip);
-	if (pl->adapt == NULL) {
-		b->rung = 0;
-		b->plan = PCAPINT_SFC_ADAPT_SKIP_DECIDES;
-	}
+	skip_tries = sfc_policy_try_codec(&pl->skip, lagged);
+	b->rung = 0;
+	b->plan = PCAPINT_SFC_ADAPT_SKIP_DECIDES;
 	b->level = pl->level;
 	b->try_codec = pl->codec->compresses && skip_tries;
 	if (pl->adapt == NULL)
@@ -745,8 +726,6 @@ pcapint_sfc_planner_plan(struct pcapint_sfc_planner *pl,
 		b->try_codec = 0;
 	else if (choice.how == PCAPINT_SFC_ADAPT_PROBE)
 		b->try_codec = 1;
-	else
-		b->try_codec = skip_tries;
 }
 
 void
@@ -968,13 +947,11 @@ sfc_sink_out_of_space(int err)
 
 /*
  * Writing block b failed, after the file had good bytes.  Out of space,
- * the block is lost and the file is cut back to good, so that it still
- * ends with a whole block and reads to its end; the next block tries
- * again, as space may come back.  The first block is not lost but kept
- * to go out before the next: it holds the file header, without which
- * the blocks after it are unreadable, and nothing else (see
- * pcap_dump_fopen_with_options()), so it is small.  1 then; any other
- * error is sticky, -1.
+ * the block is lost and the file cut back to good, so that it ends with
+ * a whole block and reads to its end; but the first block, the file
+ * header alone (see pcap_dump_fopen_with_options()), without which the
+ * blocks after it are unreadable, is kept to go out before the next.
+ * 1 then; any other error is sticky, -1.
  */
 static int
 sfc_sink_lost(struct sfc_sink *s, const struct pcapint_sfc_block *b,
@@ -1043,12 +1020,9 @@ sfc_sink_block(struct sfc_sink *s,
 
 /* The stages composed: a full block goes through them on this thread. */
 struct sfc_pipeline {
-	const struct pcapint_sfc_encoder *codec;
 	struct sfc_assembler assembler;
-	struct pcapint_sfc_planner planner;
+	struct pcapint_sfc_planner planner;	/* its codec is the dumper's */
 	struct sfc_sink sink;
-
-	u_char	*buf;		/* the block the assembler began with */
 	struct pcapint_sfc_block blk;	/* the codec's, on this thread */
 
 	/* The writer thread's load, for the level that adapts; or NULL. */
@@ -1089,11 +1063,10 @@ sfc_pipeline_block_full(void *ctx)
 
 	if (pl->sink.err != 0)
 		return (-1);
-	b->in = a->buf;
 	b->fill = a->fill;
 	b->records = a->records;
 	pcapint_sfc_planner_plan(&pl->planner, b);
-	pcapint_sfc_block_compress(pl->codec, b);
+	pcapint_sfc_block_compress(pl->planner.codec, b);
 	ret = sfc_pipeline_write(pl, b);
 	sfc_assembler_next(a, a->buf, pl->planner.block_full);
 	return (ret);
@@ -1104,9 +1077,9 @@ static void
 sfc_pipeline_free(struct sfc_pipeline *pl)
 {
 	if (pl->blk.enc != NULL)
-		pl->codec->enc_free(pl->blk.enc);
+		pl->planner.codec->enc_free(pl->blk.enc);
 	pcapint_sfc_planner_free(&pl->planner);
-	free(pl->buf);
+	free(pl->blk.in);
 	free(pl->blk.out);
 }
 
@@ -1121,17 +1094,16 @@ sfc_pipeline_open(struct sfc_pipeline *pl, FILE *f,
 	off_t off;
 
 	memset(pl, 0, sizeof(*pl));
-	pl->codec = opts->codec;
 	if (pcapint_sfc_planner_init(&pl->planner, opts, offline, errbuf) != 0)
 		return (-1);
-	if ((pl->buf = malloc(pl->planner.block_size)) == NULL)
+	if ((b->in = malloc(pl->planner.block_size)) == NULL)
 		goto nomem;
-	b->enc = pl->codec->enc_create(pl->planner.level,
+	b->enc = opts->codec->enc_create(pl->planner.level,
 	    pl->planner.block_size, errbuf);
 	if (b->enc == NULL)
 		goto fail;
 	b->warm_level = SFC_COLD_LEVEL;
-	b->out_size = pl->codec->enc_bound(b->enc, pl->planner.block_size);
+	b->out_size = opts->codec->enc_bound(b->enc, pl->planner.block_size);
 	if (b->out_size != 0 && (b->out = malloc(b->out_size)) == NULL)
 		goto nomem;
 	/* The blocks go to f's descriptor, after what f had buffered. */
@@ -1143,12 +1115,12 @@ sfc_pipeline_open(struct sfc_pipeline *pl, FILE *f,
 	s->raw = f;
 	s->fd = fileno(f);
 	s->can_cut = fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
-	s->codec = pl->codec;
+	s->codec = opts->codec;
 	off = lseek(s->fd, 0, SEEK_CUR);
 	s->base = off > 0 ? (int64_t)off : 0;
 	/* The header goes out with the first block, so errors are sticky. */
-	s->hdr_len = pl->codec->enc_header(b->enc, s->hdr);
-	sfc_assembler_init(&pl->assembler, pl->buf,
+	s->hdr_len = opts->codec->enc_header(b->enc, s->hdr);
+	sfc_assembler_init(&pl->assembler, b->in,
 	    pl->planner.block_full, 0, sfc_pipeline_block_full, pl);
 	return (0);
 
@@ -1182,21 +1154,17 @@ sfc_pipeline_stats(struct sfc_pipeline *pl, struct pcap_dump_stats *s)
 /*
  * The compression helpers compress a dumper's blocks on other CPUs.
  * Each of SFC_JOBS_SLOTS slots has its input, output and encoder: the
- * writer thread fills and submits the slot of block n, helpers compress
- * the oldest submitted block, and the writer write()s blocks strictly in
- * order, compressing a queued block itself while it waits, and reuses a
- * slot once its block is written.  On one CPU, a helper still compresses
- * while the writer waits in write().  One mutex, taken a few times per
- * block, guards the slots' states, the queue and the stop request, and
- * orders a slot's contents between threads.  Helpers inherit the writer
- * thread's signal mask, CPU affinity and (on Linux) nice value.
- */
-
-/*
- * Block n always goes in slot n % SFC_JOBS_SLOTS, and a slot is filled
- * again only once its block is written: when block n is submitted,
- * block n - SFC_JOBS_SLOTS is on disk, the result the planner's skip
- * uses, so that the file is the same with and without helpers.
+ * writer thread fills and submits block n in slot n % SFC_JOBS_SLOTS,
+ * helpers compress the oldest submitted block, and the writer write()s
+ * blocks strictly in order, compressing a queued block itself while it
+ * waits, and reuses a slot once its block is written.  So when block n
+ * is submitted, block n - SFC_JOBS_SLOTS is on disk, the result the
+ * planner's skip uses, and the file is the same with and without
+ * helpers.  On one CPU, a helper still compresses while the writer waits
+ * in write().  One mutex, taken a few times per block, guards the slots'
+ * states, the queue and the stop request, and orders a slot's contents
+ * between threads.  Helpers inherit the writer thread's signal mask, CPU
+ * affinity and (on Linux) nice value.
  */
 #define	SFC_JOBS_SLOTS		SFC_SKIP_LAG
 #define	SFC_JOBS_MAX_HELPERS	(SFC_JOBS_SLOTS - 1)
@@ -1242,9 +1210,12 @@ sfc_jobs_cpus(void)
 	return (n > 1 ? (u_int)n : 1);
 }
 
-/* Under the lock: claim the oldest queued block, or -1. */
+/*
+ * Under the lock, which is held again on return: compress the oldest
+ * queued block, if any; 0 if there is none.
+ */
 static int
-jobs_claim(struct sfc_jobs *j)
+jobs_run(struct sfc_jobs *j)
 {
 	int i, best;
 
@@ -1254,46 +1225,45 @@ jobs_claim(struct sfc_jobs *j)
 		    (best == -1 || j->seq[i] < j->seq[best]))
 			best = i;
 	}
-	if (best != -1)
-		j->state[best] = SLOT_RUNNING;
-	return (best);
-}
-
-/* Compress slot i, claimed under the lock, which is held on return. */
-static void
-jobs_run(struct sfc_jobs *j, int i)
-{
+	if (best == -1)
+		return (0);
+	j->state[best] = SLOT_RUNNING;
 	pthread_mutex_unlock(&j->lock);
-	pcapint_sfc_block_compress(j->codec, &j->slot[i]);
+	pcapint_sfc_block_compress(j->codec, &j->slot[best]);
 	pthread_mutex_lock(&j->lock);
-	j->state[i] = SLOT_DONE;
+	j->state[best] = SLOT_DONE;
 	pthread_cond_broadcast(&j->done);
+	return (1);
 }
 
 static void *
 jobs_helper(void *arg)
 {
 	struct sfc_jobs *j = arg;
-	int i;
 
 	pcapint_writer_set_name("pcap-compress");
 	pthread_mutex_lock(&j->lock);
 	while (!j->stop) {
-		i = jobs_claim(j);
-		if (i == -1)
+		if (!jobs_run(j))
 			pthread_cond_wait(&j->work, &j->lock);
-		else
-			jobs_run(j, i);
 	}
 	pthread_mutex_unlock(&j->lock);
 	return (NULL);
 }
 
+/* Stop and join the helpers and free everything, queued blocks too. */
 static void
-jobs_free(struct sfc_jobs *j)
+sfc_jobs_stop(struct sfc_jobs *j)
 {
+	u_int h;
 	int i;
 
+	pthread_mutex_lock(&j->lock);
+	j->stop = 1;
+	pthread_cond_broadcast(&j->work);
+	pthread_mutex_unlock(&j->lock);
+	for (h = 0; h < j->nhelpers; h++)
+		pthread_join(j->helper[h], NULL);
 	for (i = 0; i < SFC_JOBS_SLOTS; i++) {
 		if (j->slot[i].enc != NULL)
 			j->codec->enc_free(j->slot[i].enc);
@@ -1304,21 +1274,6 @@ jobs_free(struct sfc_jobs *j)
 	pthread_cond_destroy(&j->work);
 	pthread_mutex_destroy(&j->lock);
 	free(j);
-}
-
-/* Stop and join the helpers and free everything, queued blocks too. */
-static void
-sfc_jobs_stop(struct sfc_jobs *j)
-{
-	u_int h;
-
-	pthread_mutex_lock(&j->lock);
-	j->stop = 1;
-	pthread_cond_broadcast(&j->work);
-	pthread_mutex_unlock(&j->lock);
-	for (h = 0; h < j->nhelpers; h++)
-		pthread_join(j->helper[h], NULL);
-	jobs_free(j);
 }
 
 /*
@@ -1348,10 +1303,8 @@ sfc_jobs_start(const struct pcapint_sfc_encoder *codec, int level,
 	for (i = 0; i < SFC_JOBS_SLOTS; i++) {
 		b = &j->slot[i];
 		b->enc = codec->enc_create(level, block_size, errbuf);
-		if (b->enc == NULL) {
-			jobs_free(j);
-			return (NULL);
-		}
+		if (b->enc == NULL)
+			goto fail;
 		b->warm_level = SFC_COLD_LEVEL;
 		b->out_size = codec->enc_bound(b->enc, block_size);
 		b->in = malloc(block_size);
@@ -1359,29 +1312,23 @@ sfc_jobs_start(const struct pcapint_sfc_encoder *codec, int level,
 		if (b->in == NULL || b->out == NULL) {
 			pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
 			    errno, "malloc");
-			jobs_free(j);
-			return (NULL);
+			goto fail;
 		}
 	}
-	/* Default attributes: inherit the writer's affinity and nice. */
 	for (j->nhelpers = 0; j->nhelpers < nhelpers; j->nhelpers++) {
 		err = pthread_create(&j->helper[j->nhelpers], NULL,
 		    jobs_helper, j);
 		if (err != 0) {
 			pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
 			    err, "cannot start a compression thread");
-			sfc_jobs_stop(j);
-			return (NULL);
+			goto fail;
 		}
 	}
 	return (j);
-}
 
-/* The slot of block n, for the writer thread to fill. */
-static struct pcapint_sfc_block *
-sfc_jobs_slot(struct sfc_jobs *j, uint64_t n)
-{
-	return (&j->slot[n % SFC_JOBS_SLOTS]);
+fail:
+	sfc_jobs_stop(j);
+	return (NULL);
 }
 
 /* Queue block n, filled in, for compression. */
@@ -1413,7 +1360,7 @@ sfc_jobs_submit(struct sfc_jobs *j, uint64_t n)
 static struct pcapint_sfc_block *
 sfc_jobs_wait(struct sfc_jobs *j, uint64_t n, int wait)
 {
-	int i = (int)(n % SFC_JOBS_SLOTS), k;
+	int i = (int)(n % SFC_JOBS_SLOTS);
 
 	pthread_mutex_lock(&j->lock);
 	while (j->state[i] != SLOT_DONE) {
@@ -1422,10 +1369,7 @@ sfc_jobs_wait(struct sfc_jobs *j, uint64_t n, int wait)
 			return (NULL);
 		}
 		/* Help rather than wait, oldest first. */
-		k = jobs_claim(j);
-		if (k != -1)
-			jobs_run(j, k);
-		else
+		if (!jobs_run(j))
 			pthread_cond_wait(&j->done, &j->lock);
 	}
 	j->state[i] = SLOT_FREE;
@@ -1500,7 +1444,7 @@ sfc_jobs_block_full(void *ctx)
 
 	if (pl->sink.err != 0)
 		return (-1);
-	b = sfc_jobs_slot(t->jobs, t->job_next);
+	b = &t->jobs->slot[t->job_next % SFC_JOBS_SLOTS];
 	b->fill = a->fill;
 	b->records = a->records;
 	pcapint_sfc_planner_plan(&pl->planner, b);
@@ -1508,7 +1452,7 @@ sfc_jobs_block_full(void *ctx)
 	t->job_next++;
 	sfc_jobs_collect(t, t->job_next >= SFC_JOBS_SLOTS ?
 	    t->job_next - SFC_JOBS_SLOTS + 1 : 0);
-	sfc_assembler_next(a, sfc_jobs_slot(t->jobs, t->job_next)->in,
+	sfc_assembler_next(a, t->jobs->slot[t->job_next % SFC_JOBS_SLOTS].in,
 	    pl->planner.block_full);
 	return (pl->sink.err != 0 ? -1 : 0);
 }
@@ -1526,32 +1470,17 @@ sfc_jobs_begin(struct sfc_thr *t)
 	u_int n;
 
 	t->jobs_tried = 1;
-	if (!pl->codec->compresses)
+	if (!pl->planner.codec->compresses)
 		return;
 	/* One helper fewer than CPUs, but one on a single CPU. */
 	t->jobs_cpus = sfc_jobs_cpus();
 	n = t->jobs_cpus > 1 ? t->jobs_cpus - 1 : 1;
-	t->jobs = sfc_jobs_start(pl->codec, pl->planner.level,
+	t->jobs = sfc_jobs_start(pl->planner.codec, pl->planner.level,
 	    pl->planner.block_size, n, ebuf);
 	if (t->jobs == NULL)
 		return;
 	/* The file header, or whatever is in the block, moves over. */
 	sfc_assembler_redirect(a, t->jobs->slot[0].in, sfc_jobs_block_full, t);
-}
-
-/* After the writer thread is gone: everything is written or lost. */
-static void
-sfc_jobs_end(struct sfc_thr *t)
-{
-	struct sfc_pipeline *pl = t->pl;
-	struct sfc_assembler *a = &pl->assembler;
-
-	if (t->jobs == NULL)
-		return;
-	sfc_jobs_stop(t->jobs);
-	t->jobs = NULL;
-	sfc_assembler_next(a, pl->buf, a->full);
-	sfc_assembler_redirect(a, pl->buf, sfc_pipeline_block_full, pl);
 }
 
 /*
@@ -1589,16 +1518,12 @@ sfc_thr_write(struct sfc_thr *t, const u_char *p, size_t len)
 	sfc_assemble(&t->stage, p, len);
 }
 
-#define	SFC_AT_RECORD_BOUNDARY(a) \
-	((a)->in_bytes >= PCAP_FILE_HDR_LEN && (a)->hdr_fill == 0 && \
-	 (a)->body == 0)
-
 static int
 sfc_thr_record(struct sfc_thr *t, const void *hdr,
     const u_char *data, bpf_u_int32 caplen)
 {
 	/* Part of a record was fwrite(): take the long way. */
-	if (!SFC_AT_RECORD_BOUNDARY(&t->stage))
+	if (t->stage.hdr_fill != 0 || t->stage.body != 0)
 		return (-1);
 	(void)pcapint_writer_put2(t->writer, hdr, PCAP_REC_HDR_LEN, data,
 	    caplen);
@@ -1638,7 +1563,6 @@ static void
 sfc_thr_load(void *ctx, struct pcapint_sfc_load *load)
 {
 	struct sfc_thr *t = ctx;
-	struct timespec ts;
 	uint64_t now;
 
 	load->backlog = pcapint_writer_backlog(t->writer);
@@ -1655,26 +1579,20 @@ sfc_thr_load(void *ctx, struct pcapint_sfc_load *load)
 	 */
 	if (!t->have_producer_clock)
 		return;
-	if (clock_gettime(t->producer_clock, &ts) != 0) {
+	now = sfc_clock_ns(t->producer_clock);
+	if (now == 0) {
 		t->have_producer_clock = 0;
 		return;
 	}
-	now = SFC_TIMESPEC_NS(ts);
 	load->producer_ns = t->producer_last != 0 && now > t->producer_last ?
 	    now - t->producer_last : 0;
 	t->producer_last = now;
 }
 
-static void
-sfc_thr_free(struct sfc_thr *t)
-{
-	free(t);
-}
-
 /*
  * Start the writer thread if the options ask for one, once the file
  * header is in the first block, so that the ring carries only records;
- * it owns pl from then on.  0 (*tp NULL if none), or -1 with p's errbuf.
+ * it owns pl from then on.  0 (*tp set if started), or -1 (p's errbuf).
  */
 static int
 sfc_thr_start(struct sfc_thr **tp,
@@ -1684,7 +1602,6 @@ sfc_thr_start(struct sfc_thr **tp,
 	struct sfc_thr *t;
 	size_t stage_size;
 
-	*tp = NULL;
 	if (opts->ring_size == 0)
 		return (0);
 	memset(&params, 0, sizeof(params));
@@ -1713,7 +1630,6 @@ sfc_thr_start(struct sfc_thr **tp,
 		t->have_producer_clock =
 		    pthread_getcpuclockid(pthread_self(), &t->producer_clock) == 0;
 #endif
-	/* The file header is in the first block already. */
 	sfc_assembler_init(&t->stage, (u_char *)(t + 1), stage_size, 1,
 	    sfc_stage_full, t);
 	t->stage.record_end = sfc_stage_record_end;
@@ -1723,31 +1639,31 @@ sfc_thr_start(struct sfc_thr **tp,
 	t->writer = pcapint_writer_start(&params, &sfc_thr_ops, t, p->errbuf);
 	if (t->writer == NULL) {
 		pl->load = NULL;
-		sfc_thr_free(t);
+		free(t);
 		return (-1);
 	}
 	*tp = t;
 	return (0);
 }
 
-/* The writer gave up on a stalled savefile: a sticky error says so. */
-static void
-sfc_thr_stalled(struct sfc_thr *t, int err)
+/*
+ * The writer's error, 0 or -1; if it gave up on a stalled savefile, a
+ * sticky error says so.
+ */
+static int
+sfc_thr_error(struct sfc_thr *t, int err)
 {
 	if (err == ETIMEDOUT)
 		sfc_sink_give_up(&t->pl->sink, ETIMEDOUT,
 		    "the savefile took no data for 10 seconds (a stalled disk or pipe); given up");
+	return (err != 0 ? -1 : 0);
 }
 
 /* On the application's thread: a flush, 0 or -1 after an error. */
 static int
 sfc_thr_flush(struct sfc_thr *t)
 {
-	int err;
-
-	err = pcapint_writer_flush(t->writer);
-	sfc_thr_stalled(t, err);
-	return (err != 0 ? -1 : 0);
+	return (sfc_thr_error(t, pcapint_writer_flush(t->writer)));
 }
 
 /* Records dropped (ring full, too large) are counted on this side. */
@@ -1763,21 +1679,31 @@ sfc_thr_stats(struct sfc_thr *t, struct pcap_dump_stats *s)
 	s->ring_size = ws.ring_size;
 }
 
-/* Drain the ring and join the thread; the caller owns pl again. */
+/*
+ * Drain the ring and join the thread; the caller owns pl again, and the
+ * blocks, all written or lost, go back to its buffer.
+ */
 static void
 sfc_thr_stop(struct sfc_thr *t)
 {
-	sfc_thr_stalled(t, pcapint_writer_stop(t->writer));
-	t->writer = NULL;
-	sfc_jobs_end(t);
+	struct sfc_pipeline *pl = t->pl;
+	struct sfc_assembler *a = &pl->assembler;
+
+	(void)sfc_thr_error(t, pcapint_writer_stop(t->writer));
+	if (t->jobs != NULL) {
+		sfc_jobs_stop(t->jobs);
+		sfc_assembler_next(a, pl->blk.in, a->full);
+		sfc_assembler_redirect(a, pl->blk.in, sfc_pipeline_block_full,
+		    pl);
+	}
 	t->pl->load = NULL;
-	sfc_thr_free(t);
+	free(t);
 }
 #else
 
 /* Without pthreads there is no writer thread: a dumper's thr is NULL. */
 struct sfc_thr;
-#define	sfc_thr_start(tp, pl, p, opts)		(*(tp) = NULL, 0)
+#define	sfc_thr_start(tp, pl, p, opts)		(0)
 #define	sfc_thr_write(t, p, len)		((void)0)
 #define	sfc_thr_record(t, hdr, data, caplen)	(-1)
 #define	sfc_thr_flush(t)			(0)
@@ -2176,7 +2102,6 @@ dump_close_report(pcap_dumper_t *d, struct pcap_dump_stats *st,
 
 	/* Once the flush has drained the ring, the figures are final. */
 	status = pcap_dump_flush(d) == -1 ? PCAP_ERROR : 0;
-	memset(st, 0, sizeof(*st));
 	*stp = pcap_dump_get_stats(d, st, sizeof(*st)) == 0 ? st : NULL;
 	msg[0] = '\0';
 	e = pcap_dump_geterr(d);
@@ -2209,45 +2134,37 @@ static pthread_mutex_t closer_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t closer_idle = PTHREAD_COND_INITIALIZER;
 static struct close_req *closer_head;
 static struct close_req **closer_tailp = &closer_head;
-static u_int closer_pending;	/* queued or being closed */
-static int closer_running;
-
-static void
-close_one(struct close_req *r)
-{
-	struct pcap_dump_stats st;
-	const struct pcap_dump_stats *stp;
-	char msg[PCAP_ERRBUF_SIZE];
-	int status;
-	sigset_t all;
-
-	status = dump_close_report(r->d, &st, &stp, msg, sizeof(msg));
-	if (r->done != NULL) {
-		pthread_sigmask(SIG_SETMASK, &r->mask, NULL);
-		r->done(r->user, status, stp, msg[0] != '\0' ? msg : NULL);
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, NULL);
-	}
-}
+static u_int closer_pending;	/* queued or being closed; 0: no thread */
 
 static void *
 closer_main(void *arg _U_)
 {
+	struct pcap_dump_stats st;
+	const struct pcap_dump_stats *stp;
+	char msg[PCAP_ERRBUF_SIZE];
 	struct close_req *r;
+	sigset_t all;
+	int status;
 
+	sigfillset(&all);
 	pthread_mutex_lock(&closer_lock);
 	while ((r = closer_head) != NULL) {
 		closer_head = r->next;
 		if (closer_head == NULL)
 			closer_tailp = &closer_head;
 		pthread_mutex_unlock(&closer_lock);
-		close_one(r);
+		status = dump_close_report(r->d, &st, &stp, msg, sizeof(msg));
+		if (r->done != NULL) {
+			pthread_sigmask(SIG_SETMASK, &r->mask, NULL);
+			r->done(r->user, status, stp,
+			    msg[0] != '\0' ? msg : NULL);
+			pthread_sigmask(SIG_SETMASK, &all, NULL);
+		}
 		free(r);
 		pthread_mutex_lock(&closer_lock);
 		closer_pending--;
 		pthread_cond_broadcast(&closer_idle);
 	}
-	closer_running = 0;
 	pthread_mutex_unlock(&closer_lock);
 	return (NULL);
 }
@@ -2257,7 +2174,6 @@ pcap_dump_close_async(pcap_dumper_t *d, pcap_dump_close_handler done,
     void *user, char *errbuf)
 {
 	struct close_req *r;
-	pthread_attr_t attr;
 	pthread_t t;
 	sigset_t all, old;
 	int err;
@@ -2276,15 +2192,11 @@ pcap_dump_close_async(pcap_dumper_t *d, pcap_dump_close_handler done,
 	pthread_sigmask(SIG_SETMASK, NULL, &r->mask);
 
 	pthread_mutex_lock(&closer_lock);
-	if (!closer_running) {
-		/* Detached: it leaves by itself when the queue is empty. */
-		pthread_attr_init(&attr);
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (closer_pending == 0) {
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old);
-		err = pthread_create(&t, &attr, closer_main, NULL);
+		err = pthread_create(&t, NULL, closer_main, NULL);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		pthread_attr_destroy(&attr);
 		if (err != 0) {
 			pthread_mutex_unlock(&closer_lock);
 			free(r);
@@ -2292,7 +2204,7 @@ pcap_dump_close_async(pcap_dumper_t *d, pcap_dump_close_handler done,
 			    err, "cannot start the closing thread");
 			return (PCAP_ERROR);
 		}
-		closer_running = 1;
+		pthread_detach(t);
 	}
 	*closer_tailp = r;
 	closer_tailp = &r->next;
