@@ -104,9 +104,8 @@ const struct pcapint_sfc_decoder pcapint_sfc_lz4_decoder = {
 };
 
 /*
- * Writing.  lz4(1) and liblz4 read concatenated frames as one stream.
- * Stored LZ4 blocks are a 4-byte little-endian length with this bit set,
- * then the bytes as they are; a zero length ends the frame.
+ * Writing.  Stored LZ4 blocks are a 4-byte little-endian length with this
+ * bit set, then the bytes as they are; a zero length ends the frame.
  */
 #define	LZ4_UNCOMPRESSED_FLAG	0x80000000U
 #define	LZ4_BLOCK_HDR_LEN	4
@@ -125,6 +124,7 @@ lz4_enc_create(int level, size_t block_size, char *errbuf)
 {
 	struct lz4_enc *e;
 	LZ4F_preferences_t raw;
+	const char *what = "LZ4F_createCompressionContext";
 	size_t r;
 
 	if ((e = calloc(1, sizeof(*e))) == NULL) {
@@ -133,12 +133,8 @@ lz4_enc_create(int level, size_t block_size, char *errbuf)
 		return (NULL);
 	}
 	r = LZ4F_createCompressionContext(&e->cctx, LZ4F_VERSION);
-	if (LZ4F_isError(r)) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "LZ4F_createCompressionContext: %s", LZ4F_getErrorName(r));
-		free(e);
-		return (NULL);
-	}
+	if (LZ4F_isError(r))
+		goto fail;
 	/*
 	 * The smallest LZ4 block size (64 KiB to 4 MiB, in steps of 4) that
 	 * holds a whole block of ours, so that a frame is one independent
@@ -153,16 +149,17 @@ lz4_enc_create(int level, size_t block_size, char *errbuf)
 	e->prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
 	e->prefs.compressionLevel = level;
 	/* Stored frames are written by hand, behind a header made once. */
+	what = "LZ4F_compressBegin";
 	r = LZ4F_compressBegin(e->cctx, e->raw_hdr, sizeof(e->raw_hdr), &raw);
-	if (LZ4F_isError(r)) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "LZ4F_compressBegin: %s",
-		    LZ4F_getErrorName(r));
-		LZ4F_freeCompressionContext(e->cctx);
-		free(e);
-		return (NULL);
+	if (!LZ4F_isError(r)) {
+		e->raw_hdr_len = r;
+		return (e);
 	}
-	e->raw_hdr_len = r;
-	return (e);
+fail:
+	snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s: %s", what, LZ4F_getErrorName(r));
+	LZ4F_freeCompressionContext(e->cctx);	/* NULL is fine */
+	free(e);
+	return (NULL);
 }
 
 /* liblz4 takes the level from the preferences of every frame. */
@@ -190,7 +187,6 @@ lz4_enc_bound(void *state, size_t len)
 	struct lz4_enc *e = state;
 	size_t nblk = (len + e->max_block - 1) / e->max_block;
 
-	/* Compressed, or a stored frame. */
 	return (SFC_MAX_SIZE(LZ4F_compressFrameBound(len, &e->prefs),
 	    e->raw_hdr_len + LZ4_BLOCK_HDR_LEN * nblk + len +
 	    LZ4_END_MARK_LEN));

@@ -85,14 +85,11 @@ gz_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
 	*srclen = in_len - g->zs.avail_in;
 	*dstlen = out_len - g->zs.avail_out;
 	*hint = GZ_READ;
-	if (ret == Z_STREAM_END)
-		return (1);
-	if (ret != Z_OK && ret != Z_BUF_ERROR) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s",
-		    g->zs.msg != NULL ? g->zs.msg : "inflate failed");
-		return (-1);
-	}
-	return (0);
+	if (ret == Z_OK || ret == Z_BUF_ERROR || ret == Z_STREAM_END)
+		return (ret == Z_STREAM_END);
+	snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s",
+	    g->zs.msg != NULL ? g->zs.msg : "inflate failed");
+	return (-1);
 }
 
 static void *
@@ -132,8 +129,6 @@ const struct pcapint_sfc_decoder pcapint_sfc_gzip_decoder = {
 	1, 0,
 	"\x1f\x8b\x08"		/* ID1, ID2, CM = deflate */
 };
-
-/* Writing: gzip readers, zcat included, read our members as one stream. */
 
 #define	GZ_HDR_LEN	10	/* magic, method, flags, mtime, XFL, OS */
 #define	GZ_TRL_LEN	8	/* CRC-32, length modulo 2^32 */

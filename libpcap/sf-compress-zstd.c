@@ -35,7 +35,6 @@
 #include <config.h>
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -111,10 +110,7 @@ const struct pcapint_sfc_decoder pcapint_sfc_zstd_decoder = {
 };
 
 /*
- * Writing.  zstd(1) reads concatenated frames as one stream, and as each
- * stands alone, a file cut between two frames is still a valid one.
- *
- * A block not worth compressing is a frame made by hand, without
+ * Writing.  A block not worth compressing is a frame made by hand, without
  * libzstd looking at it: the magic, a frame header descriptor without
  * content size, checksum or dictionary, a window descriptor of 128 KiB
  * (2^(10 + 7)), then "raw" blocks of at most 128 KiB, each behind a
@@ -126,21 +122,10 @@ const struct pcapint_sfc_decoder pcapint_sfc_zstd_decoder = {
 #define	ZS_RAW_HDR_LEN	3
 #define	ZS_FRAME_HDR_LEN	6	/* magic, FHD, window descriptor */
 
-/*
- * Levels as zstd(1) has them, -100 (--fast=100) to 19; 0 is libzstd's
- * default, 3.  The default, -5, is the fastest that still compresses
- * well: faster settings write more and are no quicker.
- */
-#define	ZS_MIN_LEVEL		(-100)
-#define	ZS_MAX_LEVEL		19
-#define	ZS_DEFAULT_LEVEL	(-5)
-
 struct zs_enc {
 	ZSTD_CCtx *cctx;
-	int	level;		/* the level set; ZS_NO_LEVEL at first */
+	int	level;		/* the level set; SFC_COLD_LEVEL at first */
 };
-
-#define	ZS_NO_LEVEL	INT_MIN
 
 /*
  * libzstd picks its parameters for the level and the block's size, as
@@ -174,7 +159,7 @@ zs_enc_create(int level, size_t block_size _U_, char *errbuf)
 		    "malloc");
 		return (NULL);
 	}
-	e->level = ZS_NO_LEVEL;
+	e->level = SFC_COLD_LEVEL;
 	if ((e->cctx = ZSTD_createCCtx()) == NULL) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "ZSTD_createCCtx failed");
 		goto fail;
@@ -207,7 +192,6 @@ zs_enc_bound(void *state _U_, size_t len)
 {
 	size_t nblk = len == 0 ? 1 : (len + ZS_RAW_MAX - 1) / ZS_RAW_MAX;
 
-	/* Compressed, or a stored frame: its header, then raw blocks. */
 	return (SFC_MAX_SIZE(ZSTD_compressBound(len),
 	    ZS_FRAME_HDR_LEN + ZS_RAW_HDR_LEN * nblk + len));
 }
@@ -252,9 +236,14 @@ zs_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 	return ((ptrdiff_t)pos);
 }
 
+/*
+ * Levels as zstd(1) has them, -100 (--fast=100) to 19; 0 is libzstd's
+ * default, 3.  The default, -5, is the fastest that still compresses
+ * well: faster settings write more and are no quicker.
+ */
 const struct pcapint_sfc_encoder pcapint_sfc_zstd_encoder = {
 	SFC_ZSTD, 1,
-	ZS_MIN_LEVEL, ZS_MAX_LEVEL, ZS_DEFAULT_LEVEL,
+	-100, 19, -5,
 	zs_enc_create, zs_enc_free, zs_enc_bound, zs_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, zs_enc_level,
 	&pcapint_sfc_zstd_ladder

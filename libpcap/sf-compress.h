@@ -73,9 +73,8 @@ struct pcapint_sfc_container {
 extern const struct pcapint_sfc_container
     pcapint_sfc_containers[SFC_NCONTAINERS];
 #define	SFC_MAGIC(id)	(pcapint_sfc_containers[id].magic)
-extern const struct pcapint_sfc_decoder pcapint_sfc_gzip_decoder;
-extern const struct pcapint_sfc_decoder pcapint_sfc_lz4_decoder;
-extern const struct pcapint_sfc_decoder pcapint_sfc_zstd_decoder;
+extern const struct pcapint_sfc_decoder pcapint_sfc_gzip_decoder,
+    pcapint_sfc_lz4_decoder, pcapint_sfc_zstd_decoder;
 #ifdef HAVE_LIBLZO2
 extern const struct pcapint_sfc_decoder pcapint_sfc_lzo_decoder;
 #endif
@@ -110,16 +109,14 @@ extern ptrdiff_t pcapint_sfc_read(struct pcapint_sfc_input *, void *, size_t);
 #define	SFC_DEC_FAILED		(-4)	/* not the file's fault: errbuf says */
 
 /*
- * One step of a streaming library: sets *srclen and *dstlen to what it
+ * First in a streaming decoder's state, for pcapint_sfc_stream_read().
+ * step() is one step of the library: sets *srclen and *dstlen to what it
  * consumed and produced and *hint to the input it wants next.  1 when the
  * unit (gzip member, frame) ended, 0 if not, -1 with errbuf on damage.
  */
-typedef int (*pcapint_sfc_step_fn)(void *, const u_char *src, size_t *srclen,
-    u_char *dst, size_t *dstlen, size_t *hint, char *errbuf);
-
-/* First in a streaming decoder's state, for pcapint_sfc_stream_read(). */
 struct pcapint_sfc_stream {
-	pcapint_sfc_step_fn step;
+	int	(*step)(void *, const u_char *src, size_t *srclen, u_char *dst,
+		    size_t *dstlen, size_t *hint, char *errbuf);
 	int	(*begin)(void *, char *errbuf);	/* a unit starts; optional */
 	size_t	first_read;	/* input to ask for at a unit's start */
 	int	zero_padding;	/* zero bytes after the last unit end it */
@@ -148,8 +145,7 @@ extern ptrdiff_t pcapint_sfc_stream_read(void *, struct pcapint_sfc_input *,
 
 /*
  * The level controller, sf-compress-adapt.c.  A ladder is a codec's
- * levels, the cheapest first; rung 0 stores.  A rung's cost and gain only
- * guess how it would do, from how the current one does.
+ * levels, the cheapest first; rung 0 stores.
  */
 #define	PCAPINT_SFC_ADAPT_STORE		0
 #define	PCAPINT_SFC_ADAPT_MAX_RUNGS	8
@@ -232,10 +228,7 @@ struct pcapint_sfc_adapt {
 	struct pcapint_sfc_adapt_seen seen[PCAPINT_SFC_ADAPT_MAX_RUNGS];
 };
 
-/*
- * CPU load never takes it below floor, incompressible data may.  A writer
- * that loses nothing by waiting, as one copying a savefile, passes 1.
- */
+/* CPU load never takes it below floor, incompressible data may. */
 void	pcapint_sfc_adapt_init(struct pcapint_sfc_adapt *,
 	    const struct pcapint_sfc_adapt_ladder *, u_int floor);
 /* Also for blocks of a rung chosen before the current one. */
@@ -256,11 +249,13 @@ struct pcapint_sfc_encoder {
 	int		max_level;
 	int		default_level;
 	/*
-	 * enc_block() writes a block of up to block_size bytes as one
-	 * self-contained unit of its container (gzip member, LZ4 or zstd
-	 * frame), at most enc_bound() bytes, at *res; with try_codec 0 it
-	 * stores it, spending no CPU on compressing.  *stored: the block
-	 * went out as it came.  Errors: NULL or -1, errbuf filled in.
+	 * enc_block() writes a block of up to block_size bytes, in at most
+	 * enc_bound() bytes compressed or stored, at *res as one unit of its
+	 * container (gzip member, LZ4 or zstd frame) that stands alone: the
+	 * container's tools read the units as one stream, and a file cut
+	 * between two is valid.  With try_codec 0 it stores the block,
+	 * spending no CPU on compressing.  *stored: the block went out as
+	 * it came.  Errors: NULL or -1, errbuf filled in.
 	 */
 	void	*(*enc_create)(int level, size_t block_size, char *errbuf);
 	void	(*enc_free)(void *);
@@ -282,10 +277,9 @@ extern const struct pcapint_sfc_encoder *const
 #define	SFC_ENCODER_NAME(e)	(pcapint_sfc_containers[(e)->container].name)
 /* The first built encoder that compresses, else store's. */
 extern const struct pcapint_sfc_encoder *pcapint_sfc_default_encoder(void);
-extern const struct pcapint_sfc_encoder pcapint_sfc_store;
-extern const struct pcapint_sfc_encoder pcapint_sfc_gzip_encoder;
-extern const struct pcapint_sfc_encoder pcapint_sfc_lz4_encoder;
-extern const struct pcapint_sfc_encoder pcapint_sfc_zstd_encoder;
+extern const struct pcapint_sfc_encoder pcapint_sfc_store,
+    pcapint_sfc_gzip_encoder, pcapint_sfc_lz4_encoder,
+    pcapint_sfc_zstd_encoder;
 #ifdef HAVE_LIBLZO2
 extern const struct pcapint_sfc_encoder pcapint_sfc_lzo_encoder;
 #endif
