@@ -983,6 +983,24 @@ sfc_sink_lost(struct sfc_sink *s, const struct pcapint_sfc_block *b,
 }
 
 /*
+ * What must start the file goes out first, and stays once written, so
+ * that a block lost after it does not take it along.  0, or -1 with
+ * errno set.
+ */
+static int
+sfc_sink_head(struct sfc_sink *s)
+{
+	if (s->hdr_len == 0)
+		return (0);
+	if (sfc_sink_write(s, s->hdr, s->hdr_len) == -1)
+		return (-1);
+	s->hdr_len = 0;
+	SFC_STORE(s->blocks, s->blocks + (uint64_t)s->first_kept);
+	s->first_kept = 0;
+	return (0);
+}
+
+/*
  * Write and count a block: 0 and write()'s time, 1 if it was lost for
  * lack of space, or -1 (sticky error).
  */
@@ -1001,19 +1019,18 @@ sfc_sink_block(struct sfc_sink *s,
 		__atomic_store_n(&s->err, EIO, __ATOMIC_RELEASE);
 		return (-1);
 	}
-	if (sfc_sink_write(s, s->hdr, s->hdr_len) == -1)
+	if (sfc_sink_head(s) == -1)
 		return (sfc_sink_lost(s, b, good));
+	good = s->out_bytes;
 	start = sfc_clock_ns(CLOCK_MONOTONIC);
 	if (sfc_sink_write(s, b->res, (size_t)b->out_len) == -1)
 		return (sfc_sink_lost(s, b, good));
 	*write_ns = sfc_clock_ns(CLOCK_MONOTONIC) - start;
-	s->hdr_len = 0;
 	SFC_STORE(s->space_error, 0);
 	/* Storing without a codec is not a codec giving up. */
 	if (b->stored && s->codec->compresses)
 		SFC_STORE(s->blocks_stored, s->blocks_stored + 1);
-	SFC_STORE(s->blocks, s->blocks + 1 + (uint64_t)s->first_kept);
-	s->first_kept = 0;
+	SFC_STORE(s->blocks, s->blocks + 1);
 	SFC_STORE(s->records, s->records + b->records);
 	return (0);
 }
@@ -1835,12 +1852,19 @@ sfc_cookie_close(void *cookie)
 	struct sfc_dumper *d = cookie;
 	struct sfc_sink *s = &d->pl.sink;
 	u_char trailer[SFC_MAX_HEADER];
+	uint64_t good;
 	int ret;
 
 	sfc_register(d, 0);
 	if (d->thr != NULL)
 		sfc_thr_stop(d->thr);
 	(void)sfc_assembler_flush(&d->pl.assembler);
+	/* A file header kept through a full disk gets a last try. */
+	if (s->err == 0 && s->first_kept) {
+		good = s->out_bytes;
+		if (sfc_sink_head(s) == -1 && s->can_cut)
+			(void)ftruncate(s->fd, (off_t)(s->base + (int64_t)good));
+	}
 	if (s->err == 0 && s->blocks != 0 && sfc_sink_write(s, trailer,
 	    s->codec->enc_trailer(d->pl.blk.enc, trailer)) == -1)
 		sfc_sink_write_failed(s, errno);
@@ -1927,7 +1951,7 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 	 */
 	(void)sfc_assembler_flush(&d->pl.assembler);
 	if (sfc_thr_start(&d->thr, &d->pl, p, opts) != 0) {
-		/* Leave an empty file: write nothing on close. */
+		/* Leave the file as it is, the header only: write no more. */
 		sfc_sink_give_up(&d->pl.sink, ECANCELED, NULL);
 		(void)fclose(d->fp);
 		return (NULL);

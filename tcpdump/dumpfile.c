@@ -53,7 +53,6 @@
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <pcap.h>
 
@@ -118,7 +117,7 @@ static struct pcap_dump_stats totals;
 #define SPACE_STOPS_LISTED	10
 static u_int files_opened;
 static u_int stopped_file;	/* files_opened when writing stopped, or 0 */
-static uint64_t blocks_at_stop;	/* in that file */
+static uint64_t written_at_stop;	/* records written to that file */
 static u_int space_stops;
 static time_t stop_time[SPACE_STOPS_LISTED];
 static time_t resume_time[SPACE_STOPS_LISTED];
@@ -346,7 +345,7 @@ file_done(const char *name, int status, const struct pcap_dump_stats *st,
 /*
  * Writing to d, the current file, has stopped for lack of space, or has
  * resumed: say so now.  A file that a rotation opened while writing was
- * stopped has resumed once it has a block.
+ * stopped has resumed once it has a record.
  */
 static void
 watch_space(pcap_dumper_t *d, const char *name)
@@ -358,14 +357,15 @@ watch_space(pcap_dumper_t *d, const char *name)
 		return;
 	if (stopped_file == 0 && st.space_error != 0) {
 		stopped_file = files_opened;
-		blocks_at_stop = st.blocks;
+		written_at_stop = st.records_written;
 		if (space_stops < SPACE_STOPS_LISTED)
 			stop_time[space_stops] = time(NULL);
 		space_stops++;
 		fprintf(stderr, "%s: %s: %s; packets are lost until there is space\n",
 		    program_name, name, strerror(st.space_error));
 	} else if (stopped_file != 0 && st.space_error == 0 &&
-	    st.blocks > (stopped_file == files_opened ? blocks_at_stop : 0)) {
+	    st.records_written >
+	    (stopped_file == files_opened ? written_at_stop : 0)) {
 		stopped_file = 0;
 		if (space_stops <= SPACE_STOPS_LISTED)
 			resume_time[space_stops - 1] = time(NULL);

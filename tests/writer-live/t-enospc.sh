@@ -90,4 +90,26 @@ t_check "... in order, the first and the last sent among them" \
         grep -q '^last: $((N - 1))\$' '$TMPDIR/chk.out'"
 t_check "... and the missing ones are those reported: dropped by writer ($d), lost (${lost:-?}) and by the kernel ($k)" \
     grep -q "^missing: $((d + ${lost:-0} + k))\$" "$TMPDIR/chk.out"
+
+# Room for the file header's small block and no more: the header stays
+# though every block after it is lost, so the file reads, empty.
+small=$TMPDIR/small
+mkdir "$small"
+if mount -t tmpfs -o size=64k sluice-enospc-small "$small"; then
+	dd if=/dev/zero of="$small/filler" bs=4k count=15 2>/dev/null
+	"$GEN" --type random1518 --count 2000 --out "$TMPDIR/r.pcap" 2>/dev/null
+	"$TCPDUMP" -r "$TMPDIR/r.pcap" -w "$small/h.pcap" --compress=zstd \
+	    2>"$TMPDIR/h.err"
+	rc=$?
+	sed 's/^/# small: /' "$TMPDIR/h.err"
+	t_expect_eq "almost no room: exit 1, the packets lost" 1 "$rc"
+	t_check "... the file keeps its header ($(stat -c %s "$small/h.pcap") bytes)" \
+	    test -s "$small/h.pcap"
+	out=$("$TCPDUMP" -r "$small/h.pcap" 2>&1)
+	t_expect_eq "... and reads, with no packet, exit 0" \
+	    "0 reading from file $small/h.pcap, link-type EN10MB (Ethernet), snapshot length 262144" \
+	    "$? $out"
+else
+	t_fail "mount a 64 KiB tmpfs"
+fi
 t_done
