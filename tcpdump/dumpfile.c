@@ -469,28 +469,14 @@ wait_until_pending(u_int n _U_)
 int
 dumpfile_budget(const char *arg, int64_t file_size, char *ebuf)
 {
-	unsigned long long v;
-	char *end;
-	int shift = 0;
-
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (*end == 'k' || *end == 'K')
-		shift = 10;
-	else if (*end == 'm' || *end == 'M')
-		shift = 20;
-	else if (*end == 'g' || *end == 'G')
-		shift = 30;
-	if (shift != 0)
-		end++;
-	if (*arg < '0' || *arg > '9' || *end != '\0' || errno != 0 ||
-	    v == 0 || v > (UINT64_MAX >> shift)) {
+	if (dumpopts_parse_size(arg, UINT64_MAX, &budget) != 0 ||
+	    budget == 0) {
 		snprintf(ebuf, PCAP_ERRBUF_SIZE,
 		    "invalid disk budget \"%s\" for --disk-budget (bytes, or k, m, g)",
 		    arg);
+		budget = 0;
 		return (-1);
 	}
-	budget = (uint64_t)v << shift;
 	budget_file_size = file_size;
 	return (0);
 }

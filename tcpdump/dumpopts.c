@@ -48,6 +48,30 @@
 #include "interface.h"
 #include "dumpopts.h"
 
+int
+dumpopts_parse_size(const char *arg, uint64_t max, uint64_t *bytes)
+{
+	unsigned long long v;
+	char *end;
+	int shift = 0;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*end == 'k' || *end == 'K')
+		shift = 10;
+	else if (*end == 'm' || *end == 'M')
+		shift = 20;
+	else if (*end == 'g' || *end == 'G')
+		shift = 30;
+	if (shift != 0)
+		end++;
+	if (*arg < '0' || *arg > '9' || *end != '\0' || errno != 0 ||
+	    v > (max >> shift))
+		return (-1);
+	*bytes = (uint64_t)v << shift;
+	return (0);
+}
+
 #ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
 
 pcap_dump_options_t *dumpopts_options;	/* NULL: a plain dumper */
@@ -120,31 +144,22 @@ dumpopts_writer(int cpu, const char *arg, char *ebuf)
 {
 	const char *opt = cpu ? "--writer-cpu" : "--writer-ring";
 	char msg[PCAP_ERRBUF_SIZE];
-	unsigned long long v;
+	uint64_t v;
 	char *end;
-	int shift, r;
+	int bad, r;
 
 	if (options_create(ebuf) != 0)
 		return (-1);
 	writer_given = 1;
-	if (cpu)
+	if (cpu) {
 		writer_cpu_given = 1;
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	shift = 0;
-	if (!cpu) {
-		if (*end == 'k' || *end == 'K')
-			shift = 10;
-		else if (*end == 'm' || *end == 'M')
-			shift = 20;
-		else if (*end == 'g' || *end == 'G')
-			shift = 30;
-		if (shift != 0)
-			end++;
-	}
-	if (*arg < '0' || *arg > '9' || *end != '\0' || errno != 0 ||
-	    (cpu && v > INT_MAX) ||
-	    (!cpu && v > (SIZE_MAX >> shift))) {
+		errno = 0;
+		v = strtoull(arg, &end, 10);
+		bad = *arg < '0' || *arg > '9' || *end != '\0' ||
+		    errno != 0 || v > INT_MAX;
+	} else
+		bad = dumpopts_parse_size(arg, SIZE_MAX, &v) != 0;
+	if (bad) {
 		snprintf(ebuf, PCAP_ERRBUF_SIZE, cpu ?
 		    "invalid CPU number \"%s\" for %s" :
 		    "invalid ring size \"%s\" for %s (bytes, or k, m, g)",
@@ -157,7 +172,7 @@ dumpopts_writer(int cpu, const char *arg, char *ebuf)
 	else {
 		writer_off = v == 0;
 		r = pcap_dump_options_set_writer_thread(dumpopts_options,
-		    (size_t)v << shift, msg);
+		    (size_t)v, msg);
 	}
 	if (r != 0) {
 		snprintf(ebuf, PCAP_ERRBUF_SIZE, "%s: %.200s", opt, msg);

@@ -50,6 +50,13 @@ extern int dumpopts_compress(const char *arg, char *ebuf);
 extern int dumpopts_writer(int cpu, const char *arg, char *ebuf);
 
 /*
+ * SIZE[k|m|g] (KiB, MiB, GiB) in bytes, for options that take a size:
+ * 0, or -1 if arg is not that or the bytes exceed max.
+ */
+extern int dumpopts_parse_size(const char *arg, uint64_t max,
+    uint64_t *bytes);
+
+/*
  * After all the options: refuse what does not go together, and decide
  * whether the dumper gets a writer thread.  have_w: -w was given;
  * offline: packets come from savefiles (-r, -V); packet_buffered: -U;
