@@ -348,6 +348,16 @@ GP=$BENCH_OUT/cpu.gp
 npanel=$(( $(echo "$CPU_TYPES" | wc -w) * $(echo "$CPU_SECS" | wc -w) ))
 cols=$(( npanel < 2 ? 1 : 2 ))
 rows=$(( (npanel + cols - 1) / cols ))
+
+# The variants a configuration was run with: stock tcpdump has its own
+# libpcap, so none ("-").
+variants_of() {
+	if [ "$1" = stock ]; then
+		echo -
+	else
+		echo "$VARIANTS"
+	fi
+}
 {
 	echo "set terminal pngcairo size $((cols * 640)),$((rows * 420)) font ',9'"
 	echo "set output '$BENCH_OUT/cpu.png'"
@@ -360,12 +370,7 @@ rows=$(( (npanel + cols - 1) / cols ))
 			f=$BENCH_OUT/.cpu-$type-$secs.dat
 			: >"$f"
 			for cfg in $CPU_CONFIGS; do
-				if [ "$cfg" = stock ]; then
-					vs=-
-				else
-					vs=$VARIANTS
-				fi
-				for var in $vs; do
+				for var in $(variants_of "$cfg"); do
 					m=$(pt "$var" "$cfg" "$type" "$secs" capture_us_med)
 					[ "$m" = na ] && continue
 					lab=$cfg
@@ -409,12 +414,7 @@ gnuplot "$GP" 2>"$BENCH_OUT/cpu.gp.err" || log "gnuplot failed for cpu (see cpu.
 			echo
 			md_head variant config "capture thread us/pkt" "pcap-writer us/pkt" "other threads us/pkt" "process us/pkt" "captured (median)" "dropped (kernel, all runs)" "ring drops (all runs)" "runs"
 			for cfg in $CPU_CONFIGS; do
-				if [ "$cfg" = stock ]; then
-					vs=-
-				else
-					vs=$VARIANTS
-				fi
-				for var in $vs; do
+				for var in $(variants_of "$cfg"); do
 					if [ -n "${NA[$var,$cfg]:-}" ]; then
 						md_row "$var" "$cfg" "n/a: ${NA[$var,$cfg]}" "" "" "" "" "" "" ""
 						continue

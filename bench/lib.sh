@@ -805,6 +805,22 @@ wchar() {
 	sed -n 's/^wchar: //p' "/proc/$1/io" 2>/dev/null
 }
 
+# wchar_look PID: one look at PID's write count, then 0.1 s of sleep;
+# _same counts the looks in a row that found it where _last left it.
+# Fails once the process is gone.
+wchar_look() {
+	local w
+	w=$(wchar "$1")
+	[ -n "$w" ] || return 1
+	if [ "$w" = "$_last" ]; then
+		_same=$((_same + 1))
+	else
+		_same=0
+	fi
+	_last=$w
+	sleep 0.1
+}
+
 # ---------------------------------------------------------------------
 # One capture run.
 #
@@ -1258,15 +1274,7 @@ capture_run() {
 			: "${_prev:=-1}"
 			continue
 		fi
-		_w=$(wchar "$_cap")
-		[ -z "$_w" ] && break
-		if [ "$_w" = "$_last" ]; then
-			_same=$((_same + 1))
-		else
-			_same=0
-		fi
-		_last=$_w
-		sleep 0.1
+		wchar_look "$_cap" || break
 		_i=$((_i + 2))
 	done
 	# The capture thread's CPU time (Gulp's question: what does each
@@ -1281,15 +1289,7 @@ capture_run() {
 		_same=0
 		_i=0
 		while [ "$_same" -lt 3 ] && [ "$_i" -lt 100 ]; do
-			_w=$(wchar "$_cap")
-			[ -z "$_w" ] && break
-			if [ "$_w" = "$_last" ]; then
-				_same=$((_same + 1))
-			else
-				_same=0
-			fi
-			_last=$_w
-			sleep 0.1
+			wchar_look "$_cap" || break
 			_i=$((_i + 1))
 		done
 		CR_THREADCPU=$(thread_cpu "$_cap")
