@@ -110,23 +110,103 @@ static char **budget_files;		/* closed files, the oldest first */
 static u_int budget_nfiles, budget_alloc;
 static u_int budget_deleted;
 
+/*
+ * The times at which writing stopped and resumed, for the figures at
+ * the end; the capture thread alone uses these.
+ */
+#define STOPS_LISTED	10
+struct stops {
+	u_int count;
+	time_t stopped[STOPS_LISTED];
+	time_t resumed[STOPS_LISTED];	/* 0: not (yet) */
+};
+
+/*
+ * A file that a rotation cannot open, for a reason that may pass (a
+ * file system remounted read-only, an I/O error, no space or no inode
+ * for a new file), does not end the capture: while there is no file,
+ * packets are counted as lost, and opening it is tried again once a
+ * second.  errno is kept from the failed open; libpcap's message says
+ * the same in words.
+ */
+static int open_errno;
+static int no_file;		/* 1 from a failed open until one succeeds */
+static time_t next_open_try;
+static uint64_t packets_without_file;
+static struct stops open_stops;
+
+static void
+stop_begins(struct stops *s)
+{
+	if (s->count < STOPS_LISTED)
+		s->stopped[s->count] = time(NULL);
+	s->count++;
+}
+
+static void
+stop_ends(struct stops *s)
+{
+	if (s->count <= STOPS_LISTED)
+		s->resumed[s->count - 1] = time(NULL);
+}
+
+/*
+ * "2 stops for lack of space (12:00:01 for 5 s, 12:03:00 until the
+ * end)": when writing stopped, and for how long.
+ */
+static void
+print_stops(const struct stops *s, const char *why)
+{
+	char when[sizeof("00:00:00")];
+	u_int i;
+
+	if (s->count == 0)
+		return;
+	fprintf(stderr, "%u stop%s %s (", s->count, PLURAL_SUFFIX(s->count),
+	    why);
+	for (i = 0; i < s->count && i < STOPS_LISTED; i++) {
+		strftime(when, sizeof(when), "%H:%M:%S",
+		    localtime(&s->stopped[i]));
+		fprintf(stderr, "%s%s", i > 0 ? ", " : "", when);
+		if (s->resumed[i] != 0)
+			fprintf(stderr, " for %.0f s",
+			    difftime(s->resumed[i], s->stopped[i]));
+		else
+			fprintf(stderr, " until the end");
+	}
+	fprintf(stderr, "%s)\n", s->count > STOPS_LISTED ? ", ..." : "");
+}
+
+/* The packets that found no file open, for the figures at the end. */
+static void
+print_no_file(void)
+{
+	print_stops(&open_stops, "with no file open");
+	if (packets_without_file != 0)
+		fprintf(stderr, "%" PRIu64 " packet%s lost while no file could be opened\n",
+		    packets_without_file, PLURAL_SUFFIX(packets_without_file));
+}
+
 #ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
 static struct pcap_dump_stats totals;
 
-/* The stops for lack of space; the capture thread alone uses these. */
-#define SPACE_STOPS_LISTED	10
+/* The stops for lack of space. */
 static u_int files_opened;
 static u_int stopped_file;	/* files_opened when writing stopped, or 0 */
 static uint64_t written_at_stop;	/* records written to that file */
-static u_int space_stops;
-static time_t stop_time[SPACE_STOPS_LISTED];
-static time_t resume_time[SPACE_STOPS_LISTED];
+static struct stops space_stops;
 
 pcap_dumper_t *
 dumpfile_open(pcap_t *p, const char *name)
 {
+	pcap_dumper_t *d;
+
 	files_opened++;
-	return (pcap_dump_open_with_options(p, name, dumpopts_options));
+	errno = 0;
+	d = pcap_dump_open_with_options(p, name, dumpopts_options);
+	if (d == NULL)
+		open_errno = errno;
+	return (d);
 }
 
 pcap_dumper_t *
@@ -199,32 +279,11 @@ print_levels(void)
 	    PLURAL_SUFFIX(totals.level_changes));
 }
 
-/*
- * "2 stops for lack of space (12:00:01 for 5 s, 12:03:00 until the
- * end)", and the packets lost to write errors, full disks included.
- */
+/* The packets lost to write errors, full disks included. */
 static void
 print_losses(void)
 {
-	char when[sizeof("00:00:00")];
-	u_int i;
-
-	if (space_stops != 0) {
-		fprintf(stderr, "%u stop%s for lack of space (", space_stops,
-		    PLURAL_SUFFIX(space_stops));
-		for (i = 0; i < space_stops && i < SPACE_STOPS_LISTED; i++) {
-			strftime(when, sizeof(when), "%H:%M:%S",
-			    localtime(&stop_time[i]));
-			fprintf(stderr, "%s%s", i > 0 ? ", " : "", when);
-			if (resume_time[i] != 0)
-				fprintf(stderr, " for %.0f s",
-				    difftime(resume_time[i], stop_time[i]));
-			else
-				fprintf(stderr, " until the end");
-		}
-		fprintf(stderr, "%s)\n",
-		    space_stops > SPACE_STOPS_LISTED ? ", ..." : "");
-	}
+	print_stops(&space_stops, "for lack of space");
 	if (totals.records_lost != 0)
 		fprintf(stderr, "%" PRIu64 " packet%s lost to write errors\n",
 		    totals.records_lost, PLURAL_SUFFIX(totals.records_lost));
@@ -237,6 +296,7 @@ print_figures(void)
 		return;
 	figures_printed = 1;
 	print_levels();
+	print_no_file();
 	print_losses();
 	if (totals.ring_size == 0)
 		return;
@@ -270,7 +330,13 @@ struct pcap_dump_stats {
 pcap_dumper_t *
 dumpfile_open(pcap_t *p, const char *name)
 {
-	return (pcap_dump_open(p, name));
+	pcap_dumper_t *d;
+
+	errno = 0;
+	d = pcap_dump_open(p, name);
+	if (d == NULL)
+		open_errno = errno;
+	return (d);
 }
 
 pcap_dumper_t *
@@ -287,7 +353,10 @@ add_figures(const struct pcap_dump_stats *st _U_)
 static void
 print_figures(void)
 {
+	if (figures_printed)
+		return;
 	figures_printed = 1;
+	print_no_file();
 }
 
 static const struct pcap_dump_stats *
@@ -358,17 +427,14 @@ watch_space(pcap_dumper_t *d, const char *name)
 	if (stopped_file == 0 && st.space_error != 0) {
 		stopped_file = files_opened;
 		written_at_stop = st.records_written;
-		if (space_stops < SPACE_STOPS_LISTED)
-			stop_time[space_stops] = time(NULL);
-		space_stops++;
+		stop_begins(&space_stops);
 		fprintf(stderr, "%s: %s: %s; packets are lost until there is space\n",
 		    program_name, name, strerror(st.space_error));
 	} else if (stopped_file != 0 && st.space_error == 0 &&
 	    st.records_written >
 	    (stopped_file == files_opened ? written_at_stop : 0)) {
 		stopped_file = 0;
-		if (space_stops <= SPACE_STOPS_LISTED)
-			resume_time[space_stops - 1] = time(NULL);
+		stop_ends(&space_stops);
 		fprintf(stderr, "%s: %s: writing again\n", program_name, name);
 	}
 }
@@ -605,11 +671,11 @@ dumpfile_close(pcap_dumper_t **pdd, const char *name, int last)
 	}
 	/* The earlier files first, and never two threads on "totals". */
 	wait_for_background();
-	if (d == NULL)
-		return (dump_failed ? -1 : 0);
-	close_now(d, name);
-	if (zcmd != NULL)
-		zcmd(name);
+	if (d != NULL) {
+		close_now(d, name);
+		if (zcmd != NULL)
+			zcmd(name);
+	}
 	if (!last)
 		budget_keep(0);
 	else {
@@ -617,6 +683,57 @@ dumpfile_close(pcap_dumper_t **pdd, const char *name, int last)
 		print_budget();
 	}
 	return (dump_failed ? -1 : 0);
+}
+
+int
+dumpfile_open_failed(pcap_t *p)
+{
+	/* Capsicum's capability mode forbids opening again by name. */
+#ifndef HAVE_CAPSICUM
+	switch (open_errno) {
+
+	case EROFS:
+	case EIO:
+	case ENOSPC:
+#ifdef EDQUOT
+	case EDQUOT:
+#endif
+		/* A rotation while there is no file is the same stop. */
+		if (!no_file) {
+			no_file = 1;
+			stop_begins(&open_stops);
+			fprintf(stderr, "%s: %s; packets are lost until the file can be opened\n",
+			    program_name, pcap_geterr(p));
+		}
+		dump_failed = 1;
+		next_open_try = time(NULL) + 1;
+		return (0);
+	}
+#endif
+	fprintf(stderr, "%s: %s\n", program_name, pcap_geterr(p));
+	return (-1);
+}
+
+pcap_dumper_t *
+dumpfile_reopen(pcap_t *p, const char *name)
+{
+	pcap_dumper_t *d;
+	time_t now;
+
+	now = time(NULL);
+	if (now >= next_open_try) {
+		next_open_try = now + 1;
+		d = dumpfile_open(p, name);
+		if (d != NULL) {
+			no_file = 0;
+			stop_ends(&open_stops);
+			fprintf(stderr, "%s: %s: writing again\n",
+			    program_name, name);
+			return (d);
+		}
+	}
+	packets_without_file++;
+	return (NULL);
 }
 
 /*

@@ -65,6 +65,22 @@ extern int dumpfile_budget(const char *arg, int64_t file_size, char *ebuf);
 extern int dumpfile_close(pcap_dumper_t **pdd, const char *name, int last);
 
 /*
+ * At a rotation, the next file could not be opened with dumpfile_open().
+ * 0 if the reason may pass (a read-only or full file system, an I/O
+ * error): it has been said, the capture goes on, and until
+ * dumpfile_reopen() opens the file packets are lost; -1 if the run must
+ * end, the message printed.
+ */
+extern int dumpfile_open_failed(pcap_t *);
+
+/*
+ * For each packet while dumpfile_open_failed() left no file: the dumper
+ * once the file named name opens (tried once a second), or NULL, the
+ * packet counted as lost.
+ */
+extern pcap_dumper_t *dumpfile_reopen(pcap_t *, const char *name);
+
+/*
  * After each packet handed to the dumper: flush if SIGUSR2 asked
  * (dumpfile_flush_requested), and say when writing stops for lack of
  * space and when it resumes.
