@@ -105,10 +105,13 @@ static u_int packets_unchecked;
  * be written.  The capture thread alone uses these.
  */
 static uint64_t budget;			/* bytes; 0: none */
+static u_int ring_names;		/* -C -W: names in the ring; 0: none */
+static uint64_t space_budget;		/* what fitted when the disk filled */
 static int64_t budget_file_size;	/* -C's size, or 0 */
 static char **budget_files;		/* closed files, the oldest first */
 static u_int budget_nfiles, budget_alloc;
 static u_int budget_deleted;
+static u_int deleted_for_space;
 
 /*
  * The times at which writing stopped and resumed, for the figures at
@@ -195,6 +198,7 @@ static u_int files_opened;
 static u_int stopped_file;	/* files_opened when writing stopped, or 0 */
 static uint64_t written_at_stop;	/* records written to that file */
 static struct stops space_stops;
+static uint64_t lost_at_room;	/* records_lost when make_room() last ran */
 
 pcap_dumper_t *
 dumpfile_open(pcap_t *p, const char *name)
@@ -383,6 +387,8 @@ dumpfile_setup(pcap_dumper_t **pdd, char **name, void (*z)(const char *),
 	 */
 	if (names_in_use > 0 && (u_int)names_in_use - 1 < max_pending)
 		max_pending = (u_int)names_in_use - 1;
+	if (names_in_use > 0)
+		ring_names = (u_int)names_in_use;
 }
 
 /*
@@ -411,6 +417,8 @@ file_done(const char *name, int status, const struct pcap_dump_stats *st,
 }
 
 #ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
+static void make_room(int64_t);
+
 /*
  * Writing to d, the current file, has stopped for lack of space, or has
  * resumed: say so now.  A file that a rotation opened while writing was
@@ -424,6 +432,11 @@ watch_space(pcap_dumper_t *d, const char *name)
 	memset(&st, 0, sizeof(st));
 	if (pcap_dump_get_stats(d, &st, sizeof(st)) != 0)
 		return;
+	/* A file at a time, each after a block that found no space. */
+	if (st.space_error != 0 && st.records_lost != lost_at_room) {
+		lost_at_room = st.records_lost;
+		make_room(pcap_dump_ftell64(d));
+	}
 	if (stopped_file == 0 && st.space_error != 0) {
 		stopped_file = files_opened;
 		written_at_stop = st.records_written;
@@ -554,7 +567,7 @@ budget_add(const char *name)
 	char **grown;
 	u_int i;
 
-	if (budget == 0)
+	if (budget == 0 && ring_names == 0)
 		return;
 	/* -W reuses names: the file of that name is the new one. */
 	for (i = 0; i < budget_nfiles; i++) {
@@ -580,9 +593,10 @@ budget_add(const char *name)
 	return;
 
 nomem:
-	fprintf(stderr, "%s: WARNING: --disk-budget: out of memory; no file will be deleted\n",
+	fprintf(stderr, "%s: WARNING: out of memory; no file will be deleted\n",
 	    program_name);
 	budget = 0;
+	ring_names = 0;
 }
 
 /*
@@ -606,6 +620,31 @@ budget_total(u_int from, u_int pending, uint64_t room)
 	return (total);
 }
 
+/* Delete the i'th file of the list; 1 if it was there. */
+static int
+budget_unlink(u_int i)
+{
+	if (unlink(budget_files[i]) == 0)
+		return (1);
+	if (errno != ENOENT)
+		fprintf(stderr, "%s: WARNING: %s: %s\n", program_name,
+		    budget_files[i], strerror(errno));
+	return (0);
+}
+
+/* Take the n oldest files, deleted, off the list. */
+static void
+budget_forget(u_int n)
+{
+	u_int i;
+
+	for (i = 0; i < n; i++)
+		free(budget_files[i]);
+	memmove(budget_files, &budget_files[n],
+	    (budget_nfiles - n) * sizeof(*budget_files));
+	budget_nfiles -= n;
+}
+
 /*
  * Delete the oldest files while they and room for the next are over the
  * budget; where that needs a pending file gone, wait until it is
@@ -615,10 +654,13 @@ static void
 budget_keep(u_int pending)
 {
 	struct stat st;
-	uint64_t room;
+	uint64_t limit, room;
 	u_int i, gone;
 
-	if (budget == 0)
+	limit = budget;
+	if (space_budget != 0 && (limit == 0 || space_budget < limit))
+		limit = space_budget;
+	if (limit == 0)
 		return;
 	room = budget_file_size > 0 ? (uint64_t)budget_file_size : 0;
 	for (i = 0; i < budget_nfiles; i++)
@@ -626,31 +668,68 @@ budget_keep(u_int pending)
 		    (uint64_t)st.st_size > room)
 			room = (uint64_t)st.st_size;
 	for (gone = 0; gone < budget_nfiles &&
-	    budget_total(gone, pending, room) + room > budget; gone++) {
+	    budget_total(gone, pending, room) + room > limit; gone++) {
 		if (gone + pending >= budget_nfiles) {
 			pending = budget_nfiles - gone - 1;
 			wait_until_pending(pending);
 		}
-		if (unlink(budget_files[gone]) == 0)
-			budget_deleted++;
-		else if (errno != ENOENT)
-			fprintf(stderr, "%s: WARNING: --disk-budget: %s: %s\n",
-			    program_name, budget_files[gone], strerror(errno));
-		free(budget_files[gone]);
+		if (budget_unlink(gone)) {
+			if (limit == budget)
+				budget_deleted++;
+			else
+				deleted_for_space++;
+		}
 	}
-	memmove(budget_files, &budget_files[gone],
-	    (budget_nfiles - gone) * sizeof(*budget_files));
-	budget_nfiles -= gone;
+	budget_forget(gone);
 }
+
+#ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
+/*
+ * With -C and -W, or --disk-budget, the disk filled before the ring or
+ * the budget did.  The capture is to keep the newest packets, as it
+ * would on a larger disk, so the oldest complete file of the run goes
+ * rather than them: one file each time watch_space() finds that more
+ * blocks found no space, until writing resumes.  What the run's files
+ * held then, the current one's current_size bytes included, is what
+ * the disk holds: from then on budget_keep() keeps them within that at
+ * each rotation, so that the next file finds its space.  The last
+ * max_pending files handed to the closing thread may still be written,
+ * and stay.
+ */
+static void
+make_room(int64_t current_size)
+{
+	uint64_t fitted;
+	u_int pending;
+
+	if (budget == 0 && ring_names == 0)
+		return;
+	fitted = budget_total(0, 0, 0) +
+	    (current_size > 0 ? (uint64_t)current_size : 0);
+	if (space_budget == 0 || fitted < space_budget)
+		space_budget = fitted;
+	pending = dumpopts_writer_on ? max_pending : 0;
+	if (budget_nfiles <= pending)
+		return;
+	if (budget_unlink(0))
+		deleted_for_space++;
+	budget_forget(1);
+}
+#endif
 
 static void
 print_budget(void)
 {
 	static int printed;
 
-	if (budget == 0 || printed)
+	if (printed)
 		return;
 	printed = 1;
+	if (deleted_for_space != 0)
+		fprintf(stderr, "%u file%s deleted for lack of space\n",
+		    deleted_for_space, PLURAL_SUFFIX(deleted_for_space));
+	if (budget == 0)
+		return;
 	fprintf(stderr, "%u file%s deleted to keep within the disk budget of %" PRIu64 " bytes\n",
 	    budget_deleted, PLURAL_SUFFIX(budget_deleted), budget);
 }
