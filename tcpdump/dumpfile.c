@@ -78,6 +78,15 @@ static void (*zcmd)(const char *);	/* -z */
 static u_int max_pending = MAX_FILES_CLOSING;
 
 /*
+ * The names of the last files handed to the closing thread, any of
+ * which may still be written: a rotation that opens one of them again
+ * (-G with a name that does not change from one interval to the next)
+ * waits until it is complete, as opening it would truncate it.
+ */
+static char *closing_names[MAX_FILES_CLOSING];
+static u_int closing_next;
+
+/*
  * What the files closed so far add up to.  With a writer thread, files
  * of rotations are finished on libpcap's closing thread, which alone
  * updates these until pcap_dump_close_async_wait() says it is done.
@@ -200,11 +209,14 @@ static uint64_t written_at_stop;	/* records written to that file */
 static struct stops space_stops;
 static uint64_t lost_at_room;	/* records_lost when make_room() last ran */
 
+static void wait_if_closing(const char *);
+
 pcap_dumper_t *
 dumpfile_open(pcap_t *p, const char *name)
 {
 	pcap_dumper_t *d;
 
+	wait_if_closing(name);
 	files_opened++;
 	errno = 0;
 	d = pcap_dump_open_with_options(p, name, dumpopts_options);
@@ -489,6 +501,31 @@ rotated_done(void *user, int status, const struct pcap_dump_stats *st,
 	free(name);
 }
 
+/* See closing_names; out of memory, wait until the file is complete. */
+static void
+remember_closing(const char *name)
+{
+	free(closing_names[closing_next]);
+	closing_names[closing_next] = strdup(name);
+	if (closing_names[closing_next] == NULL)
+		(void)pcap_dump_close_async_wait(0);
+	closing_next = (closing_next + 1) % MAX_FILES_CLOSING;
+}
+
+static void
+wait_if_closing(const char *name)
+{
+	u_int i;
+
+	for (i = 0; i < MAX_FILES_CLOSING; i++) {
+		if (closing_names[i] != NULL &&
+		    strcmp(closing_names[i], name) == 0) {
+			(void)pcap_dump_close_async_wait(0);
+			return;
+		}
+	}
+}
+
 /*
  * At a rotation, with a writer thread: hand the dumper to libpcap's
  * closing thread.  0 if it took it, -1 if this thread must close it
@@ -505,6 +542,7 @@ close_in_background(pcap_dumper_t *d, const char *name)
 	copy = strdup(name);
 	if (copy != NULL &&
 	    pcap_dump_close_async(d, rotated_done, copy, ebuf) == 0) {
+		remember_closing(name);
 		(void)pcap_dump_close_async_wait(max_pending);
 		return (0);
 	}
