@@ -47,6 +47,7 @@
 #include "netdissect-stdinc.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,15 +77,6 @@ static void (*zcmd)(const char *);	/* -z */
  */
 #define MAX_FILES_CLOSING	4
 static u_int max_pending = MAX_FILES_CLOSING;
-
-/*
- * The names of the last files handed to the closing thread, any of
- * which may still be written: a rotation that opens one of them again
- * (-G with a name that does not change from one interval to the next)
- * waits until it is complete, as opening it would truncate it.
- */
-static char *closing_names[MAX_FILES_CLOSING];
-static u_int closing_next;
 
 /*
  * What the files closed so far add up to.  With a writer thread, files
@@ -121,6 +113,8 @@ static char **budget_files;		/* closed files, the oldest first */
 static u_int budget_nfiles, budget_alloc;
 static u_int budget_deleted;
 static u_int deleted_for_space;
+
+static void budget_drop(const char *);
 
 /*
  * The times at which writing stopped and resumed, for the figures at
@@ -222,14 +216,21 @@ dumpfile_open(pcap_t *p, const char *name)
 	d = pcap_dump_open_with_options(p, name, dumpopts_options);
 	if (d == NULL)
 		open_errno = errno;
+	else
+		budget_drop(name);
 	return (d);
 }
 
 pcap_dumper_t *
 dumpfile_fopen(pcap_t *p, FILE *fp)
 {
+	pcap_dumper_t *d;
+
 	files_opened++;
-	return (pcap_dump_fopen_with_options(p, fp, dumpopts_options));
+	d = pcap_dump_fopen_with_options(p, fp, dumpopts_options);
+	if (d != NULL && current_name != NULL && *current_name != NULL)
+		budget_drop(*current_name);
+	return (d);
 }
 
 /*
@@ -352,13 +353,20 @@ dumpfile_open(pcap_t *p, const char *name)
 	d = pcap_dump_open(p, name);
 	if (d == NULL)
 		open_errno = errno;
+	else
+		budget_drop(name);
 	return (d);
 }
 
 pcap_dumper_t *
 dumpfile_fopen(pcap_t *p, FILE *fp)
 {
-	return (pcap_dump_fopen(p, fp));
+	pcap_dumper_t *d;
+
+	d = pcap_dump_fopen(p, fp);
+	if (d != NULL && current_name != NULL && *current_name != NULL)
+		budget_drop(*current_name);
+	return (d);
 }
 
 static void
@@ -429,7 +437,7 @@ file_done(const char *name, int status, const struct pcap_dump_stats *st,
 }
 
 #ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
-static void make_room(int64_t);
+static void make_room(int64_t, int);
 
 /*
  * Writing to d, the current file, has stopped for lack of space, or has
@@ -437,7 +445,7 @@ static void make_room(int64_t);
  * stopped has resumed once it has a record.
  */
 static void
-watch_space(pcap_dumper_t *d, const char *name)
+watch_space(pcap_dumper_t *d, const char *name, int writing_on)
 {
 	struct pcap_dump_stats st;
 
@@ -445,9 +453,10 @@ watch_space(pcap_dumper_t *d, const char *name)
 	if (pcap_dump_get_stats(d, &st, sizeof(st)) != 0)
 		return;
 	/* A file at a time, each after a block that found no space. */
-	if (st.space_error != 0 && st.records_lost != lost_at_room) {
+	if (writing_on && st.space_error != 0 &&
+	    st.records_lost != lost_at_room) {
 		lost_at_room = st.records_lost;
-		make_room(pcap_dump_ftell64(d));
+		make_room(pcap_dump_ftell64(d), stopped_file == 0);
 	}
 	if (stopped_file == 0 && st.space_error != 0) {
 		stopped_file = files_opened;
@@ -465,7 +474,7 @@ watch_space(pcap_dumper_t *d, const char *name)
 }
 #else
 static void
-watch_space(pcap_dumper_t *d _U_, const char *name _U_)
+watch_space(pcap_dumper_t *d _U_, const char *name _U_, int writing_on _U_)
 {
 }
 #endif /* HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS */
@@ -481,7 +490,7 @@ close_now(pcap_dumper_t *d, const char *name)
 
 	status = pcap_dump_flush(d) == -1 ? -1 : 0;
 	/* A stop for lack of space that lasts to the end is said too. */
-	watch_space(d, name);
+	watch_space(d, name, 0);
 	stp = get_figures(d, &st, &errmsg);
 	file_done(name, status, stp, errmsg);
 	pcap_dump_close(d);
@@ -501,7 +510,16 @@ rotated_done(void *user, int status, const struct pcap_dump_stats *st,
 	free(name);
 }
 
-/* See closing_names; out of memory, wait until the file is complete. */
+/*
+ * The names of the last files handed to the closing thread, the newest
+ * at closing_next - 1, any of which may still be written: a rotation
+ * that opens one of them again (-G with a name that does not change
+ * from one interval to the next) waits until that file is complete, as
+ * opening it would truncate it.  Out of memory, the wait is at once.
+ */
+static char *closing_names[MAX_FILES_CLOSING];
+static u_int closing_next;
+
 static void
 remember_closing(const char *name)
 {
@@ -512,15 +530,18 @@ remember_closing(const char *name)
 	closing_next = (closing_next + 1) % MAX_FILES_CLOSING;
 }
 
+/* Files close in order: once at most "newer" are left, it is done. */
 static void
 wait_if_closing(const char *name)
 {
-	u_int i;
+	u_int newer, i;
 
-	for (i = 0; i < MAX_FILES_CLOSING; i++) {
+	for (newer = 0; newer < MAX_FILES_CLOSING; newer++) {
+		i = (closing_next + 2 * MAX_FILES_CLOSING - 1 - newer) %
+		    MAX_FILES_CLOSING;
 		if (closing_names[i] != NULL &&
 		    strcmp(closing_names[i], name) == 0) {
-			(void)pcap_dump_close_async_wait(0);
+			(void)pcap_dump_close_async_wait(newer);
 			return;
 		}
 	}
@@ -598,25 +619,35 @@ dumpfile_budget(const char *arg, int64_t file_size, char *ebuf)
 	return (0);
 }
 
-/* A file closed at a rotation joins the budget's list, once. */
+/*
+ * A file opened anew under a name of the list (-W, or -G with a name
+ * that does not change) is no longer the file listed: it is the one
+ * being written, which must never be deleted.
+ */
 static void
-budget_add(const char *name)
+budget_drop(const char *name)
 {
-	char **grown;
 	u_int i;
 
-	if (budget == 0 && ring_names == 0)
-		return;
-	/* -W reuses names: the file of that name is the new one. */
 	for (i = 0; i < budget_nfiles; i++) {
 		if (strcmp(budget_files[i], name) == 0) {
 			free(budget_files[i]);
 			memmove(&budget_files[i], &budget_files[i + 1],
 			    (budget_nfiles - i - 1) * sizeof(*budget_files));
 			budget_nfiles--;
-			break;
+			return;
 		}
 	}
+}
+
+/* A file closed at a rotation joins the budget's list. */
+static void
+budget_add(const char *name)
+{
+	char **grown;
+
+	if (budget == 0 && ring_names == 0)
+		return;
 	if (budget_nfiles == budget_alloc) {
 		grown = realloc(budget_files,
 		    (budget_alloc * 2 + 16) * sizeof(*budget_files));
@@ -635,6 +666,7 @@ nomem:
 	    program_name);
 	budget = 0;
 	ring_names = 0;
+	space_budget = 0;
 }
 
 /*
@@ -683,6 +715,22 @@ budget_forget(u_int n)
 	budget_nfiles -= n;
 }
 
+/* Room for the next file: the -C size, or the largest file so far. */
+static uint64_t
+budget_room(void)
+{
+	struct stat st;
+	uint64_t room;
+	u_int i;
+
+	room = budget_file_size > 0 ? (uint64_t)budget_file_size : 0;
+	for (i = 0; i < budget_nfiles; i++)
+		if (stat(budget_files[i], &st) == 0 &&
+		    (uint64_t)st.st_size > room)
+			room = (uint64_t)st.st_size;
+	return (room);
+}
+
 /*
  * Delete the oldest files while they and room for the next are over the
  * budget; where that needs a pending file gone, wait until it is
@@ -691,20 +739,15 @@ budget_forget(u_int n)
 static void
 budget_keep(u_int pending)
 {
-	struct stat st;
 	uint64_t limit, room;
-	u_int i, gone;
+	u_int gone;
 
 	limit = budget;
 	if (space_budget != 0 && (limit == 0 || space_budget < limit))
 		limit = space_budget;
 	if (limit == 0)
 		return;
-	room = budget_file_size > 0 ? (uint64_t)budget_file_size : 0;
-	for (i = 0; i < budget_nfiles; i++)
-		if (stat(budget_files[i], &st) == 0 &&
-		    (uint64_t)st.st_size > room)
-			room = (uint64_t)st.st_size;
+	room = budget_room();
 	for (gone = 0; gone < budget_nfiles &&
 	    budget_total(gone, pending, room) + room > limit; gone++) {
 		if (gone + pending >= budget_nfiles) {
@@ -728,32 +771,37 @@ budget_keep(u_int pending)
  * would on a larger disk, so the oldest complete file of the run goes
  * rather than them: one file each time watch_space() finds that more
  * blocks found no space, until writing resumes.  What the run's files
- * held then, the current one's current_size bytes included, is what
- * the disk holds: from then on budget_keep() keeps them within that at
- * each rotation, so that the next file finds its space.  The last
- * max_pending files handed to the closing thread may still be written,
- * and stay.
+ * held when writing stopped, the current one's current_size bytes
+ * included, is what the disk holds: from then on budget_keep() keeps
+ * them within that at each rotation, so that the next file finds its
+ * space.  The files handed to the closing thread and not yet complete
+ * (the newest of the list) stay.
  */
 static void
-make_room(int64_t current_size)
+make_room(int64_t current_size, int stop_begins)
 {
-	uint64_t fitted;
+	uint64_t fitted, room;
 	u_int pending;
 
 	if (budget == 0 && ring_names == 0)
 		return;
-	fitted = budget_total(0, 0, 0) +
-	    (current_size > 0 ? (uint64_t)current_size : 0);
-	if (space_budget == 0 || fitted < space_budget)
-		space_budget = fitted;
-	pending = dumpopts_writer_on ? max_pending : 0;
+	if (stop_begins) {
+		fitted = budget_total(0, 0, 0) +
+		    (current_size > 0 ? (uint64_t)current_size : 0);
+		room = budget_room();
+		if (fitted < room)
+			fitted = room;
+		if (space_budget == 0 || fitted < space_budget)
+			space_budget = fitted;
+	}
+	pending = dumpopts_writer_on ? pcap_dump_close_async_wait(UINT_MAX) : 0;
 	if (budget_nfiles <= pending)
 		return;
 	if (budget_unlink(0))
 		deleted_for_space++;
 	budget_forget(1);
 }
-#endif
+#endif /* HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS */
 
 static void
 print_budget(void)
@@ -786,6 +834,9 @@ dumpfile_close(pcap_dumper_t **pdd, const char *name, int last)
 		budget_keep(max_pending);
 		return (0);
 	}
+	/* A rotation with no file open (dumpfile_open_failed()). */
+	if (d == NULL && !last)
+		return (0);
 	/* The earlier files first, and never two threads on "totals". */
 	wait_for_background();
 	if (d != NULL) {
@@ -799,7 +850,7 @@ dumpfile_close(pcap_dumper_t **pdd, const char *name, int last)
 		print_figures();
 		print_budget();
 	}
-	return (dump_failed ? -1 : 0);
+	return (dump_failed || packets_without_file != 0 ? -1 : 0);
 }
 
 int
@@ -822,7 +873,6 @@ dumpfile_open_failed(pcap_t *p)
 			fprintf(stderr, "%s: %s; packets are lost until the file can be opened\n",
 			    program_name, pcap_geterr(p));
 		}
-		dump_failed = 1;
 		next_open_try = time(NULL) + 1;
 		return (0);
 	}
@@ -871,7 +921,7 @@ dumpfile_after_packet(pcap_dumper_t *d)
 	if (++packets_unchecked >= SPACE_CHECK_EVERY) {
 		packets_unchecked = 0;
 		watch_space(d, current_name != NULL && *current_name != NULL ?
-		    *current_name : "savefile");
+		    *current_name : "savefile", 1);
 	}
 }
 
@@ -892,5 +942,5 @@ dumpfile_exit(void)
 	}
 	print_figures();
 	print_budget();
-	return (dump_failed ? -1 : 0);
+	return (dump_failed || packets_without_file != 0 ? -1 : 0);
 }
