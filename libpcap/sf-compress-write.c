@@ -535,6 +535,14 @@ sfc_put(struct sfc_assembler *a, const u_char *p, size_t len)
 	}
 }
 
+/* A record of len bytes begins: it starts the next block if too large. */
+static void
+sfc_record_begins(struct sfc_assembler *a, uint64_t len)
+{
+	if (a->fill != 0 && a->fill + len > a->full)
+		(void)sfc_assembler_flush(a);
+}
+
 static void
 sfc_record_ends(struct sfc_assembler *a)
 {
@@ -568,10 +576,7 @@ sfc_assemble(struct sfc_assembler *a, const u_char *p, size_t len)
 				break;
 			memcpy(&caplen, a->hdr + 8, sizeof(caplen));
 			a->body = caplen;
-			/* End the block if the record does not fit. */
-			if (a->fill != 0 && a->fill + PCAP_REC_HDR_LEN +
-			    (uint64_t)caplen > a->full)
-				(void)sfc_assembler_flush(a);
+			sfc_record_begins(a, PCAP_REC_HDR_LEN + (uint64_t)caplen);
 			sfc_put(a, a->hdr, PCAP_REC_HDR_LEN);
 		} else {
 			n = len < a->body ? len : (size_t)a->body;
@@ -587,13 +592,24 @@ sfc_assemble(struct sfc_assembler *a, const u_char *p, size_t len)
 	}
 }
 
-/* Take one whole record, at any point of the stream; 0. */
+/*
+ * Take one whole record, at any point of the stream; 0.  Between records,
+ * the usual case, it is put whole, without the stream's parse.
+ */
 static int
 sfc_assemble_record(struct sfc_assembler *a, const void *hdr,
     const u_char *data, size_t caplen)
 {
-	sfc_assemble(a, hdr, PCAP_REC_HDR_LEN);
-	sfc_assemble(a, data, caplen);
+	if (a->hdr_fill != 0 || a->in_bytes < PCAP_FILE_HDR_LEN) {
+		sfc_assemble(a, hdr, PCAP_REC_HDR_LEN);
+		sfc_assemble(a, data, caplen);
+		return (0);
+	}
+	SFC_STORE(a->in_bytes, a->in_bytes + PCAP_REC_HDR_LEN + caplen);
+	sfc_record_begins(a, PCAP_REC_HDR_LEN + (uint64_t)caplen);
+	sfc_put(a, hdr, PCAP_REC_HDR_LEN);
+	sfc_put(a, data, caplen);
+	sfc_record_ends(a);
 	return (0);
 }
 
