@@ -131,9 +131,9 @@ struct stops {
  * A file that a rotation cannot open, for a reason that may pass (a
  * file system remounted read-only, an I/O error, no space or no inode
  * for a new file), does not end the capture: while there is no file,
- * packets are counted as lost, and opening it is tried again once a
- * second.  errno is kept from the failed open; libpcap's message says
- * the same in words.
+ * packets are counted as lost, and opening it is tried again as they
+ * arrive, at most once a second.  errno is kept from the failed open;
+ * libpcap's message says the same in words.
  */
 static int open_errno;
 static int no_file;		/* 1 from a failed open until one succeeds */
