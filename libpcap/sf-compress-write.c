@@ -535,7 +535,7 @@ sfc_put(struct sfc_assembler *a, const u_char *p, size_t len)
 	}
 }
 
-/* A record of len bytes begins: it starts the next block if too large. */
+/* A record of len bytes begins: in the next block if not in this one. */
 static void
 sfc_record_begins(struct sfc_assembler *a, uint64_t len)
 {

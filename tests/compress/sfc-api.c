@@ -180,7 +180,9 @@ copy(int argc, char **argv, int use_fopen)
  * an application may also fwrite() to pcap_dump_file(); both must give
  * one stream.  Every other record goes in by hand, cut in four pieces,
  * and a plain dumper written in between keeps pcap_dump()'s per-thread
- * lookup switching between the two.
+ * lookup switching between the two.  Every fifth record of pcap_dump()
+ * is the body of a record whose header went in by hand, to both
+ * dumpers, so that pcap_dump() also finds the stream inside a record.
  */
 static int
 mixed(int argc, char **argv)
@@ -215,6 +217,15 @@ mixed(int argc, char **argv)
 	f = pcap_dump_file(d);
 	n = 0;
 	while ((r = pcap_next_ex(p, &h, &data)) == 1) {
+		if (n % 10 == 4) {
+			/* A record whose body is the next one, header and all. */
+			rec[0] = (bpf_u_int32)h->ts.tv_sec;
+			rec[1] = (bpf_u_int32)h->ts.tv_usec;
+			rec[2] = rec[3] = 16 + h->caplen;
+			CHECK(fwrite(rec, 1, 16, f) == 16 &&
+			    fwrite(rec, 1, 16, pcap_dump_file(plain)) == 16,
+			    "fwrite");
+		}
 		if (n % 2 == 0)
 			pcap_dump((u_char *)d, h, data);
 		else {
