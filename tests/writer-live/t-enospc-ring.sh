@@ -22,14 +22,10 @@
 # no more are missing than were lost or dropped (a file deleted while
 # it was written, or one after it, would leave a larger gap).
 #
-# The whole script runs in a private mount namespace (unshare -m), so
+# The whole script runs in a private mount namespace (mount-ns.sh), so
 # the tmpfs goes away with it, however it ends.
 
-if [ -z "${SLUICE_ENOSPC_NS:-}" ] && command -v unshare >/dev/null 2>&1 &&
-    [ "$(id -u)" = 0 ]; then
-	SLUICE_ENOSPC_NS=1 exec unshare -m --propagation private sh "$0" "$@"
-fi
-
+. "$SLUICE_SRCDIR/tests/writer-live/mount-ns.sh"
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/live/netns.sh"
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
@@ -37,10 +33,7 @@ fi
 N=20000		# 1514-byte frames, 30 MB, at 2000/s: 10 s
 RATE=2000
 netns_live_setup unshare mount
-[ -n "${SLUICE_ENOSPC_NS:-}" ] || {
-	t_fail "run in a private mount namespace (unshare -m)"
-	t_done
-}
+mount_ns_check
 
 # ring_case NAME FILL-AFTER MAX-STOPS ARGS...: one capture into a fresh
 # 12 MiB tmpfs; FILL-AFTER seconds into it (- for never), a filler file

@@ -11,14 +11,10 @@
 # exactly the packets written, in order, the lost ones missing: sent =
 # in the file + dropped by writer + lost + dropped by kernel.
 #
-# The whole script runs in a private mount namespace (unshare -m), so
+# The whole script runs in a private mount namespace (mount-ns.sh), so
 # the tmpfs goes away with it, however it ends.
 
-if [ -z "${SLUICE_ENOSPC_NS:-}" ] && command -v unshare >/dev/null 2>&1 &&
-    [ "$(id -u)" = 0 ]; then
-	SLUICE_ENOSPC_NS=1 exec unshare -m --propagation private sh "$0" "$@"
-fi
-
+. "$SLUICE_SRCDIR/tests/writer-live/mount-ns.sh"
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/live/netns.sh"
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
@@ -26,10 +22,7 @@ fi
 N=20000		# 1514-byte frames, 30 MB, at 2000/s: 10 s
 RATE=2000
 netns_live_setup unshare mount
-[ -n "${SLUICE_ENOSPC_NS:-}" ] || {
-	t_fail "run in a private mount namespace (unshare -m)"
-	t_done
-}
+mount_ns_check
 mnt=$TMPDIR/mnt
 mkdir "$mnt"
 if ! mount -t tmpfs -o size=64m sluice-enospc "$mnt"; then

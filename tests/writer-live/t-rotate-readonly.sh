@@ -14,14 +14,10 @@
 # written + dropped by writer + lost, sent = captured + dropped by
 # kernel.
 #
-# The whole script runs in a private mount namespace (unshare -m), so
+# The whole script runs in a private mount namespace (mount-ns.sh), so
 # the mounts go away with it, however it ends.
 
-if [ -z "${SLUICE_ROTATE_RO_NS:-}" ] && command -v unshare >/dev/null 2>&1 &&
-    [ "$(id -u)" = 0 ]; then
-	SLUICE_ROTATE_RO_NS=1 exec unshare -m --propagation private sh "$0" "$@"
-fi
-
+. "$SLUICE_SRCDIR/tests/writer-live/mount-ns.sh"
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/live/netns.sh"
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
@@ -29,10 +25,7 @@ fi
 N=20000		# 1514-byte frames, 30 MB, at 2000/s: 10 s, 30 files
 RATE=2000
 netns_live_setup unshare mount
-[ -n "${SLUICE_ROTATE_RO_NS:-}" ] || {
-	t_fail "run in a private mount namespace (unshare -m)"
-	t_done
-}
+mount_ns_check
 D=$TMPDIR/d
 mkdir "$D"
 # tcpdump runs in a mount namespace of its own (ip netns exec), a copy
