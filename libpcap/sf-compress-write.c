@@ -53,6 +53,7 @@
 #include <time.h>
 #include <sys/types.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 #ifdef HAVE_PTHREADS
 #include <pthread.h>
@@ -1910,9 +1911,14 @@ sfc_funopen_seek(void *cookie, off_t offset, int whence)
 }
 #endif
 
-pcap_dumper_t *
-pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
-    const pcap_dump_options_t *opts)
+/*
+ * truncate: f is a file opened for this dumper without O_TRUNC, whose
+ * old contents go only right before the file header is written, so that
+ * a program killed meanwhile leaves no empty file (see below).
+ */
+static pcap_dumper_t *
+sfc_dump_fopen(pcap_t *p, FILE *f, const pcap_dump_options_t *opts,
+    int truncate)
 {
 #ifdef HAVE_FOPENCOOKIE
 	static const cookie_io_functions_t fns = {
@@ -1963,8 +1969,11 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 	 * The file header goes out now, in a block of its own, so that a
 	 * file is never empty, whenever the program is killed, and so that
 	 * it can be kept while the disk is full (sfc_sink_lost()).  An
-	 * error is kept, as for any block.
+	 * error is kept, as for any block.  Setting up the dumper takes
+	 * time; truncating only now leaves a kill no window worth naming.
 	 */
+	if (truncate && d->pl.sink.can_cut && ftruncate(d->pl.sink.fd, 0) != 0)
+		sfc_sink_give_up(&d->pl.sink, errno, "can't truncate the savefile");
 	(void)sfc_assembler_flush(&d->pl.assembler);
 	if (sfc_thr_start(&d->thr, &d->pl, p, opts) != 0) {
 		/* Leave the file as it is, the header only: write no more. */
@@ -1983,12 +1992,19 @@ fail:
 }
 
 pcap_dumper_t *
+pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
+    const pcap_dump_options_t *opts)
+{
+	return (sfc_dump_fopen(p, f, opts, 0));
+}
+
+pcap_dumper_t *
 pcap_dump_open_with_options(pcap_t *p, const char *fname,
     const pcap_dump_options_t *opts)
 {
 	pcap_dumper_t *d;
 	struct stat st;
-	int existed;
+	int existed, fd;
 	FILE *f;
 
 	if (!p->activated) {
@@ -2007,13 +2023,16 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 	if (strcmp(fname, "-") == 0)
 		return (pcap_dump_fopen_with_options(p, stdout, opts));
 	existed = stat(fname, &st) == 0;
-	f = fopen(fname, "wb");
+	fd = open(fname, O_WRONLY | O_CREAT, 0666);
+	f = fd != -1 ? fdopen(fd, "wb") : NULL;
 	if (f == NULL) {
 		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "%s", fname);
+		if (fd != -1)
+			(void)close(fd);
 		return (NULL);
 	}
-	d = pcap_dump_fopen_with_options(p, f, opts);
+	d = sfc_dump_fopen(p, f, opts, 1);
 	/* Leave no empty file behind where there was none. */
 	if (d == NULL && !existed)
 		(void)unlink(fname);
