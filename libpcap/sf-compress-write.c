@@ -1117,15 +1117,17 @@ sfc_pipeline_free(struct sfc_pipeline *pl)
 	free(pl->blk.out);
 }
 
-/* Set the stages up to write to f; 0, or -1 with all freed, f open. */
+/*
+ * Set the stages up; 0, or -1 with all freed.  The file comes later
+ * (sfc_sink_attach()), so that it is opened only once all of this is
+ * done.
+ */
 static int
-sfc_pipeline_open(struct sfc_pipeline *pl, FILE *f,
+sfc_pipeline_open(struct sfc_pipeline *pl,
     const struct pcap_dump_options *opts, int offline, char *errbuf)
 {
 	struct pcapint_sfc_block *b = &pl->blk;
 	struct sfc_sink *s = &pl->sink;
-	struct stat st;
-	off_t off;
 
 	memset(pl, 0, sizeof(*pl));
 	if (pcapint_sfc_planner_init(&pl->planner, opts, offline, errbuf) != 0)
@@ -1140,18 +1142,7 @@ sfc_pipeline_open(struct sfc_pipeline *pl, FILE *f,
 	b->out_size = opts->codec->enc_bound(b->enc, pl->planner.block_size);
 	if (b->out_size != 0 && (b->out = malloc(b->out_size)) == NULL)
 		goto nomem;
-	/* The blocks go to f's descriptor, after what f had buffered. */
-	if (fflush(f) == EOF) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "can't flush the output stream");
-		goto fail;
-	}
-	s->raw = f;
-	s->fd = fileno(f);
-	s->can_cut = fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
 	s->codec = opts->codec;
-	off = lseek(s->fd, 0, SEEK_CUR);
-	s->base = off > 0 ? (int64_t)off : 0;
 	/* The header goes out with the first block, so errors are sticky. */
 	s->hdr_len = opts->codec->enc_header(b->enc, s->hdr);
 	sfc_assembler_init(&pl->assembler, b->in,
@@ -1164,6 +1155,26 @@ nomem:
 fail:
 	sfc_pipeline_free(pl);
 	return (-1);
+}
+
+/* The blocks go to f's descriptor, after what f had buffered; 0 or -1. */
+static int
+sfc_sink_attach(struct sfc_sink *s, FILE *f, char *errbuf)
+{
+	struct stat st;
+	off_t off;
+
+	if (fflush(f) == EOF) {
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "can't flush the output stream");
+		return (-1);
+	}
+	s->raw = f;
+	s->fd = fileno(f);
+	s->can_cut = fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
+	off = lseek(s->fd, 0, SEEK_CUR);
+	s->base = off > 0 ? (int64_t)off : 0;
+	return (0);
 }
 
 /* Every stage's figures, for pcap_dump_get_stats(). */
@@ -1887,7 +1898,7 @@ sfc_cookie_close(void *cookie)
 		sfc_sink_write_failed(s, errno);
 	ret = s->err != 0 ? -1 : 0;
 	/* Don't close the standard output, which the program may still use. */
-	if (s->raw != stdout && fclose(s->raw) == EOF)
+	if (s->raw != NULL && s->raw != stdout && fclose(s->raw) == EOF)
 		ret = -1;
 	sfc_pipeline_free(&d->pl);
 	free(d);
@@ -1911,14 +1922,20 @@ sfc_funopen_seek(void *cookie, off_t offset, int whence)
 }
 #endif
 
+/* Close a dumper that has no file yet. */
+static void
+sfc_dumper_discard(struct sfc_dumper *d)
+{
+	sfc_sink_give_up(&d->pl.sink, ECANCELED, NULL);
+	(void)fclose(d->fp);
+}
+
 /*
- * truncate: f is a file opened for this dumper without O_TRUNC, whose
- * old contents go only right before the file header is written, so that
- * a program killed meanwhile leaves no empty file (see below).
+ * A dumper with no file yet: the file header pcap_dump_fopen() writes
+ * waits in the first block.  NULL, with p->errbuf set, on failure.
  */
-static pcap_dumper_t *
-sfc_dump_fopen(pcap_t *p, FILE *f, const pcap_dump_options_t *opts,
-    int truncate)
+static struct sfc_dumper *
+sfc_dumper_create(pcap_t *p, const pcap_dump_options_t *opts)
 {
 #ifdef HAVE_FOPENCOOKIE
 	static const cookie_io_functions_t fns = {
@@ -1926,25 +1943,18 @@ sfc_dump_fopen(pcap_t *p, FILE *f, const pcap_dump_options_t *opts,
 	};
 #endif
 	struct sfc_dumper *d;
-	pcap_dumper_t *pd;
 
-	if (f == NULL) {
-		snprintf(p->errbuf, PCAP_ERRBUF_SIZE,
-		    "Null FILE * pointer provided to pcap_dump_fopen_with_options");
-		return (NULL);
-	}
-	/* No options: a plain dumper, so callers need only one opener. */
-	if (opts == NULL)
-		return (pcap_dump_fopen(p, f));
 	d = calloc(1, sizeof(*d));
 	if (d == NULL) {
 		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "malloc");
-		goto fail;
+		return (NULL);
 	}
-	if (sfc_pipeline_open(&d->pl, f, opts, p->rfile != NULL,
-	    p->errbuf) != 0)
-		goto fail;
+	if (sfc_pipeline_open(&d->pl, opts, p->rfile != NULL,
+	    p->errbuf) != 0) {
+		free(d);
+		return (NULL);
+	}
 #ifdef HAVE_FOPENCOOKIE
 	d->fp = fopencookie(d, "w", fns);
 #else
@@ -1955,54 +1965,84 @@ sfc_dump_fopen(pcap_t *p, FILE *f, const pcap_dump_options_t *opts,
 		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "cannot open the compressing stream");
 		sfc_pipeline_free(&d->pl);
-		goto fail;
+		free(d);
+		return (NULL);
 	}
 	setvbuf(d->fp, NULL, _IONBF, 0);
 	sfc_register(d, 1);
-	/* It refuses only the link-layer type; closing the stream closes f. */
-	pd = pcap_dump_fopen(p, d->fp);
-	if (pd == NULL) {
-		(void)fclose(d->fp);
+	/* It refuses only the link-layer type. */
+	if (pcap_dump_fopen(p, d->fp) == NULL) {
+		sfc_dumper_discard(d);
 		return (NULL);
 	}
-	/*
-	 * The file header goes out now, in a block of its own, so that a
-	 * file is never empty, whenever the program is killed, and so that
-	 * it can be kept while the disk is full (sfc_sink_lost()).  An
-	 * error is kept, as for any block.  Setting up the dumper takes
-	 * time; truncating only now leaves a kill no window worth naming.
-	 */
-	if (truncate && d->pl.sink.can_cut && ftruncate(d->pl.sink.fd, 0) != 0)
-		sfc_sink_give_up(&d->pl.sink, errno, "can't truncate the savefile");
+	return (d);
+}
+
+/*
+ * Give d its file, f, and write the file header, in a block of its own,
+ * so that a file is never empty, whenever the program is killed, and
+ * so that it can be kept while the disk is full (sfc_sink_lost()).  An
+ * error is kept, as for any block.  On failure, d is closed and f is
+ * closed (but not stdout).
+ *
+ * truncate: f is a file opened for d without O_TRUNC, whose old
+ * contents go only now: setting a dumper up takes time, and a program
+ * killed meanwhile would leave an empty file.
+ */
+static pcap_dumper_t *
+sfc_dumper_start(pcap_t *p, struct sfc_dumper *d, FILE *f,
+    const pcap_dump_options_t *opts, int truncate)
+{
+	struct sfc_sink *s = &d->pl.sink;
+
+	if (sfc_sink_attach(s, f, p->errbuf) != 0) {
+		sfc_dumper_discard(d);
+		if (f != stdout)
+			(void)fclose(f);
+		return (NULL);
+	}
+	if (truncate && s->can_cut && ftruncate(s->fd, 0) != 0)
+		sfc_sink_give_up(s, errno, "can't truncate the savefile");
 	(void)sfc_assembler_flush(&d->pl.assembler);
 	if (sfc_thr_start(&d->thr, &d->pl, p, opts) != 0) {
 		/* Leave the file as it is, the header only: write no more. */
-		sfc_sink_give_up(&d->pl.sink, ECANCELED, NULL);
+		sfc_sink_give_up(s, ECANCELED, NULL);
 		(void)fclose(d->fp);
 		return (NULL);
 	}
-	return (pd);
-
-fail:
-	free(d);
-	/* As documented, f is closed on failure (but not stdout). */
-	if (f != stdout)
-		(void)fclose(f);
-	return (NULL);
+	return ((pcap_dumper_t *)d->fp);
 }
 
 pcap_dumper_t *
 pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
     const pcap_dump_options_t *opts)
 {
-	return (sfc_dump_fopen(p, f, opts, 0));
+	struct sfc_dumper *d;
+
+	if (f == NULL) {
+		snprintf(p->errbuf, PCAP_ERRBUF_SIZE,
+		    "Null FILE * pointer provided to pcap_dump_fopen_with_options");
+		return (NULL);
+	}
+	/* No options: a plain dumper, so callers need only one opener. */
+	if (opts == NULL)
+		return (pcap_dump_fopen(p, f));
+	d = sfc_dumper_create(p, opts);
+	if (d == NULL) {
+		/* As documented, f is closed on failure (but not stdout). */
+		if (f != stdout)
+			(void)fclose(f);
+		return (NULL);
+	}
+	return (sfc_dumper_start(p, d, f, opts, 0));
 }
 
 pcap_dumper_t *
 pcap_dump_open_with_options(pcap_t *p, const char *fname,
     const pcap_dump_options_t *opts)
 {
-	pcap_dumper_t *d;
+	struct sfc_dumper *d;
+	pcap_dumper_t *pd;
 	struct stat st;
 	int existed, fd;
 	FILE *f;
@@ -2022,6 +2062,10 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 		return (pcap_dump_open(p, fname));
 	if (strcmp(fname, "-") == 0)
 		return (pcap_dump_fopen_with_options(p, stdout, opts));
+	/* Everything first, so that the file is written as it is created. */
+	d = sfc_dumper_create(p, opts);
+	if (d == NULL)
+		return (NULL);
 	existed = stat(fname, &st) == 0;
 	fd = open(fname, O_WRONLY | O_CREAT, 0666);
 	f = fd != -1 ? fdopen(fd, "wb") : NULL;
@@ -2030,13 +2074,14 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 		    errno, "%s", fname);
 		if (fd != -1)
 			(void)close(fd);
+		sfc_dumper_discard(d);
 		return (NULL);
 	}
-	d = sfc_dump_fopen(p, f, opts, 1);
+	pd = sfc_dumper_start(p, d, f, opts, 1);
 	/* Leave no empty file behind where there was none. */
-	if (d == NULL && !existed)
+	if (pd == NULL && !existed)
 		(void)unlink(fname);
-	return (d);
+	return (pd);
 }
 
 int
