@@ -1119,7 +1119,7 @@ sfc_pipeline_free(struct sfc_pipeline *pl)
 
 /*
  * Set the stages up; 0, or -1 with all freed.  The file comes later
- * (sfc_sink_attach()), so that it is opened only once all of this is
+ * (sfc_dumper_start()), so that it is opened only once all of this is
  * done.
  */
 static int
@@ -1155,26 +1155,6 @@ nomem:
 fail:
 	sfc_pipeline_free(pl);
 	return (-1);
-}
-
-/* The blocks go to f's descriptor, after what f had buffered; 0 or -1. */
-static int
-sfc_sink_attach(struct sfc_sink *s, FILE *f, char *errbuf)
-{
-	struct stat st;
-	off_t off;
-
-	if (fflush(f) == EOF) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "can't flush the output stream");
-		return (-1);
-	}
-	s->raw = f;
-	s->fd = fileno(f);
-	s->can_cut = fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
-	off = lseek(s->fd, 0, SEEK_CUR);
-	s->base = off > 0 ? (int64_t)off : 0;
-	return (0);
 }
 
 /* Every stage's figures, for pcap_dump_get_stats(). */
@@ -1926,7 +1906,7 @@ sfc_funopen_seek(void *cookie, off_t offset, int whence)
 static void
 sfc_dumper_discard(struct sfc_dumper *d)
 {
-	sfc_sink_give_up(&d->pl.sink, ECANCELED, NULL);
+	sfc_sink_fail(&d->pl.sink, ECANCELED, "savefile not opened");
 	(void)fclose(d->fp);
 }
 
@@ -1982,8 +1962,8 @@ sfc_dumper_create(pcap_t *p, const pcap_dump_options_t *opts)
  * Give d its file, f, and write the file header, in a block of its own,
  * so that a file is never empty, whenever the program is killed, and
  * so that it can be kept while the disk is full (sfc_sink_lost()).  An
- * error is kept, as for any block.  On failure, d is closed and f is
- * closed (but not stdout).
+ * error is kept, as for any block.  On failure, d is closed, and with
+ * it f (but not stdout).
  *
  * truncate: f is a file opened for d without O_TRUNC, whose old
  * contents go only now: setting a dumper up takes time, and a program
@@ -1994,13 +1974,14 @@ sfc_dumper_start(pcap_t *p, struct sfc_dumper *d, FILE *f,
     const pcap_dump_options_t *opts, int truncate)
 {
 	struct sfc_sink *s = &d->pl.sink;
+	struct stat st;
+	off_t off;
 
-	if (sfc_sink_attach(s, f, p->errbuf) != 0) {
-		sfc_dumper_discard(d);
-		if (f != stdout)
-			(void)fclose(f);
-		return (NULL);
-	}
+	s->raw = f;
+	s->fd = fileno(f);
+	s->can_cut = fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
+	off = lseek(s->fd, 0, SEEK_CUR);
+	s->base = off > 0 ? (int64_t)off : 0;
 	if (truncate && s->can_cut && ftruncate(s->fd, 0) != 0)
 		sfc_sink_give_up(s, errno, "can't truncate the savefile");
 	(void)sfc_assembler_flush(&d->pl.assembler);
@@ -2027,14 +2008,22 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 	/* No options: a plain dumper, so callers need only one opener. */
 	if (opts == NULL)
 		return (pcap_dump_fopen(p, f));
-	d = sfc_dumper_create(p, opts);
-	if (d == NULL) {
-		/* As documented, f is closed on failure (but not stdout). */
-		if (f != stdout)
-			(void)fclose(f);
-		return (NULL);
+	/* The blocks go to f's descriptor, after what f had buffered. */
+	if (fflush(f) == EOF) {
+		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "can't flush the output stream");
+		goto fail;
 	}
+	d = sfc_dumper_create(p, opts);
+	if (d == NULL)
+		goto fail;
 	return (sfc_dumper_start(p, d, f, opts, 0));
+
+fail:
+	/* As documented, f is closed on failure (but not stdout). */
+	if (f != stdout)
+		(void)fclose(f);
+	return (NULL);
 }
 
 pcap_dumper_t *
@@ -2078,7 +2067,7 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 		return (NULL);
 	}
 	pd = sfc_dumper_start(p, d, f, opts, 1);
-	/* Leave no empty file behind where there was none. */
+	/* Leave no file behind where there was none. */
 	if (pd == NULL && !existed)
 		(void)unlink(fname);
 	return (pd);
