@@ -1130,6 +1130,7 @@ sfc_pipeline_open(struct sfc_pipeline *pl,
 	struct sfc_sink *s = &pl->sink;
 
 	memset(pl, 0, sizeof(*pl));
+	s->fd = -1;	/* no file until sfc_dumper_start() */
 	if (pcapint_sfc_planner_init(&pl->planner, opts, offline, errbuf) != 0)
 		return (-1);
 	if ((b->in = malloc(pl->planner.block_size)) == NULL)
@@ -1902,7 +1903,10 @@ sfc_funopen_seek(void *cookie, off_t offset, int whence)
 }
 #endif
 
-/* Close a dumper that has no file yet. */
+/*
+ * Close a dumper that has written nothing, and its file if it has one:
+ * with the sticky error set, closing writes nothing.
+ */
 static void
 sfc_dumper_discard(struct sfc_dumper *d)
 {
@@ -1950,7 +1954,10 @@ sfc_dumper_create(pcap_t *p, const pcap_dump_options_t *opts)
 	}
 	setvbuf(d->fp, NULL, _IONBF, 0);
 	sfc_register(d, 1);
-	/* It refuses only the link-layer type. */
+	/*
+	 * It refuses only the link-layer type: the stream's writes do not
+	 * fail, so it leaves the stream open.
+	 */
 	if (pcap_dump_fopen(p, d->fp) == NULL) {
 		sfc_dumper_discard(d);
 		return (NULL);
@@ -1960,18 +1967,20 @@ sfc_dumper_create(pcap_t *p, const pcap_dump_options_t *opts)
 
 /*
  * Give d its file, f, and write the file header, in a block of its own,
- * so that a file is never empty, whenever the program is killed, and
- * so that it can be kept while the disk is full (sfc_sink_lost()).  An
- * error is kept, as for any block.  On failure, d is closed, and with
- * it f (but not stdout).
+ * so that the file holds it from its first write() on, and so that it
+ * can be kept while the disk is full (sfc_sink_lost()).  An error
+ * writing it is kept, as for any block.  On failure, d is closed, and
+ * with it f (but not stdout).
  *
- * truncate: f is a file opened for d without O_TRUNC, whose old
- * contents go only now: setting a dumper up takes time, and a program
- * killed meanwhile would leave an empty file.
+ * untruncated: f is a file opened for d without O_TRUNC, whose old
+ * contents go only now.  Setting a dumper up takes time: had the file
+ * been truncated or created before, a program killed meanwhile would
+ * leave it empty; now only the system calls from open() to the
+ * header's write() are such a window.
  */
 static pcap_dumper_t *
 sfc_dumper_start(pcap_t *p, struct sfc_dumper *d, FILE *f,
-    const pcap_dump_options_t *opts, int truncate)
+    const pcap_dump_options_t *opts, int untruncated)
 {
 	struct sfc_sink *s = &d->pl.sink;
 	struct stat st;
@@ -1982,8 +1991,12 @@ sfc_dumper_start(pcap_t *p, struct sfc_dumper *d, FILE *f,
 	s->can_cut = fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
 	off = lseek(s->fd, 0, SEEK_CUR);
 	s->base = off > 0 ? (int64_t)off : 0;
-	if (truncate && s->can_cut && ftruncate(s->fd, 0) != 0)
-		sfc_sink_give_up(s, errno, "can't truncate the savefile");
+	if (untruncated && s->can_cut && ftruncate(s->fd, 0) != 0) {
+		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "can't truncate the savefile");
+		sfc_dumper_discard(d);
+		return (NULL);
+	}
 	(void)sfc_assembler_flush(&d->pl.assembler);
 	if (sfc_thr_start(&d->thr, &d->pl, p, opts) != 0) {
 		/* Leave the file as it is, the header only: write no more. */
@@ -2032,19 +2045,18 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 {
 	struct sfc_dumper *d;
 	pcap_dumper_t *pd;
-	struct stat st;
-	int existed, fd;
+	int created, fd;
 	FILE *f;
 
+	if (fname == NULL) {
+		snprintf(p->errbuf, PCAP_ERRBUF_SIZE,
+		    "A null pointer was supplied as the file name");
+		return (NULL);
+	}
 	if (!p->activated) {
 		snprintf(p->errbuf, PCAP_ERRBUF_SIZE,
 		    "%s: not-yet-activated pcap_t passed to pcap_dump_open_with_options",
 		    fname);
-		return (NULL);
-	}
-	if (fname == NULL) {
-		snprintf(p->errbuf, PCAP_ERRBUF_SIZE,
-		    "A null pointer was supplied as the file name");
 		return (NULL);
 	}
 	if (opts == NULL)
@@ -2055,8 +2067,11 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 	d = sfc_dumper_create(p, opts);
 	if (d == NULL)
 		return (NULL);
-	existed = stat(fname, &st) == 0;
-	fd = open(fname, O_WRONLY | O_CREAT, 0666);
+	/* Whether the file is ours to remove if opening fails after all. */
+	fd = open(fname, O_WRONLY | O_CREAT | O_EXCL, 0666);
+	created = fd != -1;
+	if (!created && errno == EEXIST)
+		fd = open(fname, O_WRONLY | O_CREAT, 0666);
 	f = fd != -1 ? fdopen(fd, "wb") : NULL;
 	if (f == NULL) {
 		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
@@ -2064,11 +2079,11 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 		if (fd != -1)
 			(void)close(fd);
 		sfc_dumper_discard(d);
-		return (NULL);
-	}
-	pd = sfc_dumper_start(p, d, f, opts, 1);
+		pd = NULL;
+	} else
+		pd = sfc_dumper_start(p, d, f, opts, 1);
 	/* Leave no file behind where there was none. */
-	if (pd == NULL && !existed)
+	if (pd == NULL && created)
 		(void)unlink(fname);
 	return (pd);
 }
