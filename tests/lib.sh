@@ -179,3 +179,14 @@ build_traffic_tools() {
 		fi
 	done
 }
+
+# frames_in FILE...: the frames the files hold together, as $CHK (from
+# build_traffic_tools) counts them; a file it cannot read counts 0.
+frames_in() {
+	_fi_total=0
+	for _fi_f in "$@"; do
+		_fi_n=$("$CHK" "$_fi_f" 2>/dev/null | sed -n "s/^frames: //p")
+		_fi_total=$((_fi_total + ${_fi_n:-0}))
+	done
+	echo "$_fi_total"
+}

@@ -48,11 +48,7 @@ for run in new existing; do
 	    test "${setups:-0}" -ge "$files" -a "$files" -ge 8
 	t_expect_eq "$run names: no file is empty while a dumper is set up" \
 	    "" "$(grep 'is empty while' "$TMPDIR/$run.err")"
-	total=0
-	for f in "$d"/cap*; do
-		n=$("$CHK" "$f" 2>/dev/null | sed -n "s/^frames: //p")
-		total=$((total + ${n:-0}))
-	done
-	t_expect_eq "$run names: all $N frames are in the files" $N "$total"
+	t_expect_eq "$run names: all $N frames are in the files" $N \
+	    "$(frames_in "$d"/cap*)"
 done
 t_done

@@ -35,12 +35,8 @@ run() {
 	done
 	t_expect_eq "$_label: exit status 0" 0 "$_rc"
 	t_check "$_label: no read error" sh -c "! grep -q pcap_loop '$_d/err'"
-	_total=0
-	for _f in "$_d"/rot*; do
-		_n=$("$CHK" "$_f" 2>/dev/null | sed -n "s/^frames: //p")
-		_total=$((_total + ${_n:-0}))
-	done
-	t_expect_eq "$_label: all $N frames are in the files" $N "$_total"
+	t_expect_eq "$_label: all $N frames are in the files" $N \
+	    "$(frames_in "$_d"/rot*)"
 }
 
 run missing "$TMPDIR/no-such-command"
