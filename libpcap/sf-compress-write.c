@@ -1904,7 +1904,7 @@ sfc_funopen_seek(void *cookie, off_t offset, int whence)
 #endif
 
 /*
- * Close a dumper that has written nothing, and its file if it has one:
+ * Close a dumper, and its file if it has one, writing nothing more:
  * with the sticky error set, closing writes nothing.
  */
 static void
@@ -1999,9 +1999,8 @@ sfc_dumper_start(pcap_t *p, struct sfc_dumper *d, FILE *f,
 	}
 	(void)sfc_assembler_flush(&d->pl.assembler);
 	if (sfc_thr_start(&d->thr, &d->pl, p, opts) != 0) {
-		/* Leave the file as it is, the header only: write no more. */
-		sfc_sink_give_up(s, ECANCELED, NULL);
-		(void)fclose(d->fp);
+		/* Leave the file as it is, the header only. */
+		sfc_dumper_discard(d);
 		return (NULL);
 	}
 	return ((pcap_dumper_t *)d->fp);
