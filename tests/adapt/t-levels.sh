@@ -11,12 +11,15 @@
 #   and it reads back byte-identical to the input.  zstd, lz4 and gzip;
 #   zstd's blocks from level 3 up are 8 MiB, so one file also holds
 #   blocks of two sizes.
-# - Copying them into a file with tcpdump on one CPU, the CPU is the
-#   limit: compressing on it takes longer than writing every byte as it
-#   is, so zstd never goes above its first level (-1), and the file
-#   reads back byte-identical.  On every CPU, the level goes where the
-#   copy is no slower than a plain one (unit-tested with fixed timings
-#   in adapt-test.c); here only that the file reads back byte-identical.
+# - Copying them into /dev/null with tcpdump on one CPU, the CPU is the
+#   limit on any machine: writing costs next to nothing, so compressing
+#   never takes less time than writing every byte as it is, and zstd
+#   never goes above its first level (-1).  Into a file, whether it pays
+#   depends on what that machine's write() costs against its codec (a
+#   CI run on one CPU once wrote blocks at zstd 1): on one CPU and on
+#   every CPU the level goes where the copy is no slower than a plain
+#   one (unit-tested with fixed timings in adapt-test.c), and here only
+#   the files are checked: they read back byte-identical.
 # - Random frames into the slow pipe: the codec saves nothing, the
 #   dumper does not climb.
 #
@@ -64,23 +67,9 @@ copy() {
 		chunk=4096
 	fi
 	if [ "${5:-}" = onecpu ]; then
-		# Into memory (tmpfs where there is one): the case is the
-		# CPU as the limit, so write() must cost what writing to
-		# memory costs, whatever else the machine's disk is doing
-		# (the build before, the input generated just now).  A
-		# write() that waits for a disk is the disk-bound case,
-		# which the slow pipe above tests.
-		_out=$3
-		if [ -d /dev/shm ] && [ -w /dev/shm ]; then
-			_out=$(mktemp /dev/shm/sluice-levels.XXXXXX) || _out=$3
-		fi
-		taskset -c 0 "$TCPDUMP" -r "$1" -w "$_out" --compress="$2" \
+		taskset -c 0 "$TCPDUMP" -r "$1" -w "$3" --compress="$2" \
 		    --writer-ring=4m 2>"$4"
-		_rc=$?
-		if [ "$_out" != "$3" ]; then
-			mv "$_out" "$3" || _rc=1
-		fi
-		return $_rc
+		return
 	fi
 	if [ "${5:-}" = slow ] || [ "${5:-}" = slow-unthreaded ]; then
 		{ "$TCPDUMP" -r "$1" -w - --compress="$2" --writer-ring=$ring \
@@ -147,27 +136,36 @@ t_check "zstd, slow pipe, no writer thread: reads back byte-identical" \
     roundtrip "$TMPDIR/slow.unthr" "$http"
 rm -f "$TMPDIR/slow.unthr"
 
-# stays_down LABEL INPUT SPEC [slow]: a copy that exits 0, writes no
-# block above zstd's first level, -1, and reads back byte-identical.
+# stays_down LABEL INPUT SPEC OUT [slow|onecpu]: a copy into OUT that
+# exits 0 and writes no block above zstd's first level, -1; one into a
+# file also reads back byte-identical.
 stays_down() {
-	copy "$2" "$3" "$TMPDIR/down.zst" "$TMPDIR/down.err" "${4:-}"
+	copy "$2" "$3" "$4" "$TMPDIR/down.err" "${5:-}"
 	t_check "$1: exit 0" [ $? = 0 ]
 	t_check "$1: the level line" \
 	    grep -q '^blocks at compression level .* changes\{0,1\})$' "$TMPDIR/down.err"
 	top=$(highest "$TMPDIR/down.err")
 	t_check "$1: never above level -1 (highest: ${top:-none})" \
 	    sh -c "[ -z '$top' ] || [ '$top' -le -1 ]"
-	t_check "$1: reads back byte-identical" \
-	    roundtrip "$TMPDIR/down.zst" "$2"
+	if [ "$4" != /dev/null ]; then
+		t_check "$1: reads back byte-identical" \
+		    roundtrip "$4" "$2"
+	fi
 }
 
-stays_down "zstd:auto to a file, on one CPU" "$http" zstd:auto onecpu
+stays_down "zstd:auto to /dev/null, on one CPU" "$http" zstd:auto /dev/null onecpu
 
-copy "$http" zstd:auto "$TMPDIR/all.zst" "$TMPDIR/all.err"
-t_check "zstd:auto to a file, every CPU: exit 0" [ $? = 0 ]
-t_check "zstd:auto to a file, every CPU: reads back byte-identical ($(levels "$TMPDIR/all.err" | tr '\n' ' '))" \
-    roundtrip "$TMPDIR/all.zst" "$http"
-stays_down "random frames, slow pipe" "$rand" zstd slow
+# to_file LABEL [onecpu]: zstd:auto into a file exits 0 and reads back.
+to_file() {
+	copy "$http" zstd:auto "$TMPDIR/auto.zst" "$TMPDIR/auto.err" "${2:-}"
+	t_check "zstd:auto to a file, $1: exit 0" [ $? = 0 ]
+	t_check "zstd:auto to a file, $1: reads back byte-identical ($(levels "$TMPDIR/auto.err" | tr '\n' ' '))" \
+	    roundtrip "$TMPDIR/auto.zst" "$http"
+}
+
+to_file "on one CPU" onecpu
+to_file "every CPU"
+stays_down "random frames, slow pipe" "$rand" zstd "$TMPDIR/down.zst" slow
 
 copy "$http" zstd:-5 "$TMPDIR/fixed.zst" "$TMPDIR/fixed.err"
 t_check "zstd:-5: exit 0 and no level line" sh -c \
