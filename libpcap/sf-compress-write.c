@@ -1916,7 +1916,8 @@ sfc_dumper_discard(struct sfc_dumper *d)
 
 /*
  * A dumper with no file yet: the file header pcap_dump_fopen() writes
- * waits in the first block.  NULL, with p->errbuf set, on failure.
+ * waits in the first block, and the writer thread, if asked for, waits
+ * for records.  NULL, with p->errbuf set, on failure.
  */
 static struct sfc_dumper *
 sfc_dumper_create(pcap_t *p, const pcap_dump_options_t *opts)
@@ -1962,6 +1963,14 @@ sfc_dumper_create(pcap_t *p, const pcap_dump_options_t *opts)
 		sfc_dumper_discard(d);
 		return (NULL);
 	}
+	/*
+	 * The thread starts before there is a file, so that a dumper that
+	 * cannot have one leaves an existing file as it was.
+	 */
+	if (sfc_thr_start(&d->thr, &d->pl, p, opts) != 0) {
+		sfc_dumper_discard(d);
+		return (NULL);
+	}
 	return (d);
 }
 
@@ -1976,11 +1985,11 @@ sfc_dumper_create(pcap_t *p, const pcap_dump_options_t *opts)
  * contents go only now.  Setting a dumper up takes time: had the file
  * been truncated or created before, a program killed meanwhile would
  * leave it empty; now only the system calls from open() to the
- * header's write() are such a window.
+ * header's write(), handed to the writer thread if there is one, are
+ * such a window.
  */
 static pcap_dumper_t *
-sfc_dumper_start(pcap_t *p, struct sfc_dumper *d, FILE *f,
-    const pcap_dump_options_t *opts, int untruncated)
+sfc_dumper_start(pcap_t *p, struct sfc_dumper *d, FILE *f, int untruncated)
 {
 	struct sfc_sink *s = &d->pl.sink;
 	struct stat st;
@@ -1997,12 +2006,11 @@ sfc_dumper_start(pcap_t *p, struct sfc_dumper *d, FILE *f,
 		sfc_dumper_discard(d);
 		return (NULL);
 	}
-	(void)sfc_assembler_flush(&d->pl.assembler);
-	if (sfc_thr_start(&d->thr, &d->pl, p, opts) != 0) {
-		/* Leave the file as it is, the header only. */
-		sfc_dumper_discard(d);
-		return (NULL);
-	}
+	/* The writer thread has not touched the sink yet: this comes first. */
+	if (d->thr != NULL)
+		(void)sfc_thr_flush(d->thr);
+	else
+		(void)sfc_assembler_flush(&d->pl.assembler);
 	return ((pcap_dumper_t *)d->fp);
 }
 
@@ -2029,7 +2037,7 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 	d = sfc_dumper_create(p, opts);
 	if (d == NULL)
 		goto fail;
-	return (sfc_dumper_start(p, d, f, opts, 0));
+	return (sfc_dumper_start(p, d, f, 0));
 
 fail:
 	/* As documented, f is closed on failure (but not stdout). */
@@ -2080,7 +2088,7 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 		sfc_dumper_discard(d);
 		pd = NULL;
 	} else
-		pd = sfc_dumper_start(p, d, f, opts, 1);
+		pd = sfc_dumper_start(p, d, f, 1);
 	/* Leave no file behind where there was none. */
 	if (pd == NULL && created)
 		(void)unlink(fname);

@@ -2,8 +2,9 @@
 #
 # Memory too small for the writer's ring (ulimit -v): tcpdump says so in
 # one sentence at open, exits 1, and leaves no savefile behind -- not
-# even an empty one, which the open used to leave.  The same command
-# with a ring that fits captures, so the check can fail.
+# even an empty one, which the open used to leave -- and a savefile that
+# was there as it was.  The same command with a ring that fits captures,
+# so the check can fail.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 need_root
@@ -36,12 +37,13 @@ t_expect_eq "one sentence" \
     "$err"
 t_check "no savefile is left behind" test ! -e "$out"
 
-# An existing file is truncated at open, as stock tcpdump does with any
-# savefile it opens, but not removed.
+# An existing file is left as it was: the ring is allocated before the
+# file is opened, let alone truncated.
 echo old >"$TMPDIR/old.pcap"
 (ulimit -v $LIMIT_KB && exec ip netns exec "$NS_B" "$TCPDUMP" -n \
     -i "$VETH_B" --writer-ring=1g -c 1 -w "$TMPDIR/old.pcap") 2>/dev/null
-t_check "a savefile that existed is still there" test -e "$TMPDIR/old.pcap"
+t_expect_eq "a savefile that existed is left as it was" old \
+    "$(cat "$TMPDIR/old.pcap" 2>&1)"
 
 # A ring that fits: the capture starts, a frame arrives, the file is there.
 small=$TMPDIR/small.pcap
