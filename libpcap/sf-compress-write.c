@@ -1617,8 +1617,12 @@ sfc_thr_load(void *ctx, struct pcapint_sfc_load *load)
 
 /*
  * Start the writer thread if the options ask for one, once the file
- * header is in the first block, so that the ring carries only records;
- * it owns pl from then on.  0 (*tp set if started), or -1 (p's errbuf).
+ * header is in the first block, so that the ring carries only records,
+ * and before the dumper has a file, so that a thread that cannot start
+ * leaves no file touched.  The thread owns pl from then on; it reaches
+ * the sink only in a flush or a block's write, so the opener may still
+ * set the sink's file (raw, fd, can_cut, base) before its first flush.
+ * 0 (*tp set if started), or -1 (p's errbuf).
  */
 static int
 sfc_thr_start(struct sfc_thr **tp,
@@ -1975,6 +1979,18 @@ sfc_dumper_create(pcap_t *p, const pcap_dump_options_t *opts)
 }
 
 /*
+ * Write out the open block, through the writer thread if there is one,
+ * as the thread alone touches the sink while it runs.
+ */
+static int
+sfc_dumper_flush(struct sfc_dumper *d)
+{
+	if (d->thr != NULL)
+		return (sfc_thr_flush(d->thr));
+	return (sfc_assembler_flush(&d->pl.assembler));
+}
+
+/*
  * Give d its file, f, and write the file header, in a block of its own,
  * so that the file holds it from its first write() on, and so that it
  * can be kept while the disk is full (sfc_sink_lost()).  An error
@@ -2007,10 +2023,7 @@ sfc_dumper_start(pcap_t *p, struct sfc_dumper *d, FILE *f, int untruncated)
 		return (NULL);
 	}
 	/* The writer thread has not touched the sink yet: this comes first. */
-	if (d->thr != NULL)
-		(void)sfc_thr_flush(d->thr);
-	else
-		(void)sfc_assembler_flush(&d->pl.assembler);
+	(void)sfc_dumper_flush(d);
 	return ((pcap_dumper_t *)d->fp);
 }
 
@@ -2103,9 +2116,7 @@ pcapint_dump_compress_flush(FILE *fp)
 	d = sfc_lookup(fp);
 	if (d == NULL)
 		return (0);
-	if (d->thr != NULL)
-		return (sfc_thr_flush(d->thr));
-	return (sfc_assembler_flush(&d->pl.assembler));
+	return (sfc_dumper_flush(d));
 }
 
 int

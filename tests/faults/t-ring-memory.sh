@@ -40,8 +40,13 @@ t_check "no savefile is left behind" test ! -e "$out"
 # An existing file is left as it was: the ring is allocated before the
 # file is opened, let alone truncated.
 echo old >"$TMPDIR/old.pcap"
-(ulimit -v $LIMIT_KB && exec ip netns exec "$NS_B" "$TCPDUMP" -n \
-    -i "$VETH_B" --writer-ring=1g -c 1 -w "$TMPDIR/old.pcap") 2>/dev/null
+err=$( (ulimit -v $LIMIT_KB && exec ip netns exec "$NS_B" "$TCPDUMP" -n \
+    -i "$VETH_B" --writer-ring=1g -c 1 -w "$TMPDIR/old.pcap") 2>&1 )
+rc=$?
+t_expect_eq "the same over an existing savefile: exit status 1" 1 "$rc"
+t_expect_eq "the same sentence over an existing savefile" \
+    "tcpdump: cannot allocate a writer ring of 1073741824 bytes: Cannot allocate memory" \
+    "$err"
 t_expect_eq "a savefile that existed is left as it was" old \
     "$(cat "$TMPDIR/old.pcap" 2>&1)"
 
