@@ -1619,9 +1619,9 @@ sfc_thr_load(void *ctx, struct pcapint_sfc_load *load)
  * Start the writer thread if the options ask for one, once the file
  * header is in the first block, so that the ring carries only records,
  * and before the dumper has a file, so that a thread that cannot start
- * leaves no file touched.  The thread owns pl from then on; it reaches
- * the sink only in a flush or a block's write, so the opener may still
- * set the sink's file (raw, fd, can_cut, base) before its first flush.
+ * leaves no file touched.  The thread owns pl from then on, but reaches
+ * the sink only in a flush or a block's write: the opener gives the
+ * sink its file before the first of either.
  * 0 (*tp set if started), or -1 (p's errbuf).
  */
 static int
