@@ -71,7 +71,7 @@ t_check "the CMake libpcap exports the dumper options API" \
 undefined=$(nm -D --undefined-only "$lib" | awk '{ print $2 }' | grep -E '^(pcap|sfc|pcapint)' | tr '\n' ' ')
 t_expect_eq "no libpcap function is left undefined" "" "$undefined"
 
-# The checks of sf-compress.cmake answer as those of sf-compress.m4.
+# CMake's checks of the dumper answer as configure's.
 differ=
 for m in HAVE_FOPENCOOKIE HAVE_PTHREADS HAVE_PTHREAD_ATTR_SETAFFINITY_NP \
     HAVE_PTHREAD_SETNAME_NP HAVE_ZLIB HAVE_LIBLZ4 HAVE_LIBZSTD HAVE_LIBLZO2; do
