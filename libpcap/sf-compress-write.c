@@ -1745,65 +1745,77 @@ struct sfc_thr;
  * The dumper.  A pcap_dumper_t * must stay a FILE * (applications call
  * pcap_dump_file(), some cast it), so it is an unbuffered fopencookie()
  * or funopen() stream feeding the assembler, whose state a registry
- * finds; pcap_dump() skips stdio through a per-thread cache of it.
+ * finds, so that pcap_dump() hands it whole records without stdio.
  */
 struct sfc_dumper {
-	struct sfc_dumper *next;	/* in the registry */
+	struct sfc_slot *slot;	/* in the registry */
 	FILE	*fp;		/* the cookie stream, the dumper handle */
 	struct sfc_pipeline pl;
 	struct sfc_thr *thr;	/* NULL without a writer thread */
 };
 
-/* The registry: each open dumper's FILE * to its state. */
-#ifdef HAVE_PTHREADS
-static pthread_mutex_t sfc_lock = PTHREAD_MUTEX_INITIALIZER;
-#define	SFC_LOCK()	pthread_mutex_lock(&sfc_lock)
-#define	SFC_UNLOCK()	pthread_mutex_unlock(&sfc_lock)
-#else
-#define	SFC_LOCK()
-#define	SFC_UNLOCK()
-#endif
-
-static struct sfc_dumper *sfc_dumpers;
-
 /*
- * The cache is valid while the generation (bumped by every change) is;
- * generation 0 (no dumper ever opened) keeps plain dumpers off the lock.
+ * The registry, from each open dumper's FILE * to its state: a list of
+ * slots, claimed and released with atomic operations and never freed,
+ * so that pcap_dump() finds its dumper with a few loads and no lock
+ * while other threads open and close dumpers of their own.  There are
+ * never more slots than dumpers open at once.
  */
-static u_int sfc_generation;
-static thread_local FILE *sfc_hot_fp;
-static thread_local struct sfc_dumper *sfc_hot_d;
-static thread_local u_int sfc_hot_gen;
+struct sfc_slot {
+	struct sfc_slot *next;	/* set before the slot is listed */
+	FILE	*fp;		/* NULL while the slot is free */
+	struct sfc_dumper *d;
+};
 
-/* Add d to the registry, or take it out. */
-static void
-sfc_register(struct sfc_dumper *d, int add)
+static struct sfc_slot *sfc_slots;
+
+/* 0, or -1 if out of memory. */
+static int
+sfc_register(struct sfc_dumper *d)
 {
-	struct sfc_dumper **pp;
+	struct sfc_slot *s;
+	FILE *none;
 
-	SFC_LOCK();
-	if (add) {
-		d->next = sfc_dumpers;
-		sfc_dumpers = d;
-	} else {
-		for (pp = &sfc_dumpers; *pp != d; pp = &(*pp)->next)
-			continue;
-		*pp = d->next;
+	for (s = __atomic_load_n(&sfc_slots, __ATOMIC_ACQUIRE); s != NULL;
+	    s = s->next) {
+		none = NULL;
+		if (__atomic_compare_exchange_n(&s->fp, &none, d->fp, 0,
+		    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			break;
 	}
-	__atomic_add_fetch(&sfc_generation, 1, __ATOMIC_RELEASE);
-	SFC_UNLOCK();
+	if (s == NULL) {
+		s = malloc(sizeof(*s));
+		if (s == NULL)
+			return (-1);
+		s->fp = d->fp;
+		s->next = __atomic_load_n(&sfc_slots, __ATOMIC_RELAXED);
+		while (!__atomic_compare_exchange_n(&sfc_slots, &s->next, s,
+		    0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			continue;
+	}
+	__atomic_store_n(&s->d, d, __ATOMIC_RELEASE);
+	d->slot = s;
+	return (0);
+}
+
+static void
+sfc_unregister(struct sfc_dumper *d)
+{
+	if (d->slot != NULL)
+		__atomic_store_n(&d->slot->fp, NULL, __ATOMIC_RELEASE);
 }
 
 static struct sfc_dumper *
 sfc_lookup(FILE *fp)
 {
-	struct sfc_dumper *d;
+	struct sfc_slot *s;
 
-	SFC_LOCK();
-	for (d = sfc_dumpers; d != NULL && d->fp != fp; d = d->next)
-		continue;
-	SFC_UNLOCK();
-	return (d);
+	for (s = __atomic_load_n(&sfc_slots, __ATOMIC_ACQUIRE); s != NULL;
+	    s = s->next) {
+		if (__atomic_load_n(&s->fp, __ATOMIC_ACQUIRE) == fp)
+			return (__atomic_load_n(&s->d, __ATOMIC_ACQUIRE));
+	}
+	return (NULL);
 }
 
 static ssize_t
@@ -1824,19 +1836,8 @@ pcapint_dump_compress_record(FILE *fp, const void *hdr, const u_char *data,
     bpf_u_int32 caplen)
 {
 	struct sfc_dumper *d;
-	u_int gen;
 
-	gen = __atomic_load_n(&sfc_generation, __ATOMIC_ACQUIRE);
-	if (gen == 0)
-		return (-1);
-	if (fp == sfc_hot_fp && gen == sfc_hot_gen)
-		d = sfc_hot_d;
-	else {
-		d = sfc_lookup(fp);
-		sfc_hot_fp = fp;
-		sfc_hot_d = d;
-		sfc_hot_gen = gen;
-	}
+	d = sfc_lookup(fp);
 	if (d == NULL)
 		return (-1);
 	if (d->thr != NULL)
@@ -1868,7 +1869,7 @@ sfc_cookie_close(void *cookie)
 	uint64_t good;
 	int ret;
 
-	sfc_register(d, 0);
+	sfc_unregister(d);
 	if (d->thr != NULL)
 		sfc_thr_stop(d->thr);
 	(void)sfc_assembler_flush(&d->pl.assembler);
@@ -1958,7 +1959,12 @@ sfc_dumper_create(pcap_t *p, const pcap_dump_options_t *opts)
 		return (NULL);
 	}
 	setvbuf(d->fp, NULL, _IONBF, 0);
-	sfc_register(d, 1);
+	if (sfc_register(d) != 0) {
+		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
+		    errno, "malloc");
+		sfc_dumper_discard(d);
+		return (NULL);
+	}
 	/*
 	 * It refuses only the link-layer type: the stream's writes do not
 	 * fail, so it leaves the stream open.

@@ -5,7 +5,8 @@
 # read back byte-identical and in order for every codec; a full ring
 # drops whole records and the counts add up; ENOSPC is sticky and every
 # record is accounted for; bad ring sizes and CPUs are refused; dumpers
-# closed by pcap_dump_close_async() are reported in order, complete.
+# closed by pcap_dump_close_async() are reported in order, complete;
+# threads that open and close dumpers at once each read back their own.
 #
 # Run twice, and for lzo a third time (see the LZO variant below):
 # linked against the staged libpcap as built (AddressSanitizer
@@ -141,6 +142,8 @@ for v in plain tsan lzo; do
 		    drops "$TMPDIR/dr.$c" "$c" 3000
 		run $v "$b" "$c, 8 files closed by pcap_dump_close_async(): in order, complete" \
 		    async "$TMPDIR/as.$c" "$c" 8 2000
+		run $v "$b" "$c, 4 threads opening and closing 6 pairs of dumpers each: every file complete" \
+		    threads "$TMPDIR/th.$c" "$c" 4 6
 	done
 done
 t_done

@@ -26,6 +26,13 @@
  *		0 and N records written, and when
  *		pcap_dump_close_async_wait(0) returns every file reads
  *		back complete; a NULL dumper is refused.
+ *	wdump-api threads FILE CODEC T K
+ *		T threads at once, each opening, filling and closing K
+ *		pairs of dumpers (one with options, with a writer thread
+ *		every other time, and one plain), so that dumpers come and
+ *		go in the registry of dumpers with options while the other
+ *		threads' pcap_dump() calls look theirs up: every file
+ *		reads back with its own records, complete, in order.
  *
  * Exit status 0 when every check passed, 1 otherwise.
  */
@@ -50,7 +57,7 @@ check(int ok, const char *fmt, const char *what, long long a, long long b)
 		fprintf(stderr, "FAIL: ");
 		fprintf(stderr, fmt, what, a, b);
 		fputc('\n', stderr);
-		failed = 1;
+		__atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
 	}
 }
 
@@ -478,6 +485,84 @@ async(const char *file, const char *codec, int k, uint32_t n)
 	return (failed);
 }
 
+struct worker {
+	pthread_t t;
+	const char *file;
+	const char *codec;
+	int id;
+	int k;
+};
+
+#define THREAD_RECORDS	500
+
+static void *
+worker_main(void *arg)
+{
+	char name[2][1024];
+	struct worker *w = arg;
+	pcap_dumper_t *d[2];
+	pcap_t *p;
+	uint32_t i;
+	long long got;
+	int j, k;
+
+	p = pcap_open_dead(DLT_EN10MB, SNAP);
+	for (k = 0; k < w->k; k++) {
+		for (j = 0; j < 2; j++)
+			snprintf(name[j], sizeof(name[j]), "%s.%d.%d.%d",
+			    w->file, w->id, k, j);
+		d[0] = open_dumper(p, w->codec, k % 2 == 0 ? 0 : 65536,
+		    name[0], NULL);
+		d[1] = pcap_dump_open(p, name[1]);
+		if (d[1] == NULL) {
+			fprintf(stderr, "FAIL: open: %s\n", pcap_geterr(p));
+			exit(1);
+		}
+		for (i = 0; i < THREAD_RECORDS; i++) {
+			push(d[0], i);
+			push(d[1], i);
+			/* A writer thread's ring drops what it cannot hold. */
+			if (i % 16 == 15)
+				check(pcap_dump_flush(d[0]) == 0, "%s: %lld %lld",
+				    "flush", 0, 0);
+		}
+		pcap_dump_close(d[0]);
+		pcap_dump_close(d[1]);
+		for (j = 0; j < 2; j++) {
+			got = readback(name[j], THREAD_RECORDS, 1);
+			check(got == THREAD_RECORDS, "%s: %lld of %lld records",
+			    name[j], got, THREAD_RECORDS);
+		}
+	}
+	pcap_close(p);
+	return (NULL);
+}
+
+static int
+threads(const char *file, const char *codec, int nthreads, int k)
+{
+	struct worker w[8];
+	int i;
+
+	if (nthreads < 1 || nthreads > 8) {
+		fprintf(stderr, "threads: 1 to 8\n");
+		return (2);
+	}
+	for (i = 0; i < nthreads; i++) {
+		w[i].file = file;
+		w[i].codec = codec;
+		w[i].id = i;
+		w[i].k = k;
+		if (pthread_create(&w[i].t, NULL, worker_main, &w[i]) != 0) {
+			fprintf(stderr, "FAIL: pthread_create\n");
+			exit(1);
+		}
+	}
+	for (i = 0; i < nthreads; i++)
+		pthread_join(w[i].t, NULL);
+	return (failed);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -495,6 +580,9 @@ main(int argc, char **argv)
 	if (argc == 6 && strcmp(argv[1], "async") == 0)
 		return (async(argv[2], argv[3], atoi(argv[4]),
 		    (uint32_t)strtoul(argv[5], NULL, 0)));
-	fprintf(stderr, "usage: wdump-api roundtrip FILE CODEC RING N | full CODEC | drops FILE CODEC N | errors | async FILE CODEC K N\n");
+	if (argc == 6 && strcmp(argv[1], "threads") == 0)
+		return (threads(argv[2], argv[3], atoi(argv[4]),
+		    atoi(argv[5])));
+	fprintf(stderr, "usage: wdump-api roundtrip FILE CODEC RING N | full CODEC | drops FILE CODEC N | errors | async FILE CODEC K N | threads FILE CODEC T K\n");
 	return (2);
 }
