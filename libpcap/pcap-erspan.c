@@ -141,7 +141,7 @@ pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 	/* GRE (RFC 2784, 2890): checksum and reserved, key, sequence. */
 	if (caplen < gre + 4)
 		return (PCAPINT_ERSPAN_TRUNCATED);
-	info->gre_flags = flags = get_be16(pkt + gre);
+	flags = get_be16(pkt + gre);
 	proto = get_be16(pkt + gre + 2);
 	if (proto != PCAPINT_ERSPAN_PROTO_I_II &&
 	    proto != PCAPINT_ERSPAN_PROTO_III)
@@ -171,8 +171,6 @@ pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 	/* The IP length, so that Ethernet padding is not inner data. */
 	if (ip_end < info->inner_off + ETHER_HDRLEN_)
 		return (PCAPINT_ERSPAN_BAD_LENGTH);
-	if (caplen < info->inner_off)
-		return (PCAPINT_ERSPAN_TRUNCATED);
 	info->inner_len = ip_end - info->inner_off;
 	info->inner_caplen = caplen - info->inner_off;
 	if (info->inner_caplen > info->inner_len)

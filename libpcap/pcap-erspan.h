@@ -69,7 +69,6 @@ struct pcapint_erspan {
 	unsigned int	ip_version;	/* 4 or 6 */
 	size_t		ip_off;		/* offset of the outer IP header */
 	size_t		gre_off;	/* offset of the GRE header */
-	unsigned int	gre_flags;	/* first 16 bits of the GRE header */
 	unsigned int	gre_hdrlen;	/* 4, 8, 12 or 16 */
 	int		has_key;
 	uint32_t	key;

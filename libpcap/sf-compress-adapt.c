@@ -53,11 +53,10 @@
  *  Always, a codec that saves less than MIN_GAIN descends, and on rung 0
  *  one block in PCAPINT_SFC_ADAPT_PROBE_EVERY tries the codec.
  *
- * Hysteresis: moves wait for HOLD_UP or HOLD_DOWN blocks in a row (one
- * when the backlog grows), a new rung is measured for WARMUP blocks
- * before it is judged, and what each rung and the disk did is trusted
- * for STALE and DISK_STALE bytes of input.  Nothing here reads a clock
- * or does I/O, so it can be tested with made-up timings.
+ * Moves wait for HOLD_UP or HOLD_DOWN votes in a row (one when the
+ * backlog grows) and WARMUP blocks at a new rung; what a rung and the
+ * disk did is trusted for STALE and DISK_STALE bytes of input.  Nothing
+ * here reads a clock or does I/O, so it can be tested with made-up timings.
  */
 
 #include <config.h>
@@ -313,9 +312,8 @@ adapt_want(const struct pcapint_sfc_adapt *a,
 	if (k > 0 && cur->gain < ADAPT_MIN_GAIN)
 		return (-1);
 	/*
-	 * Saturated: one rung towards the lowest load, looking past the
-	 * next rung (zstd 1 and 3 write nearly the same; 5 is worth it).
-	 * Copying, with the producer's time known, rule 3 alone decides.
+	 * Rule 1 looks past the next rung (zstd 1 and 3 write nearly the
+	 * same; 5 is worth it); copying, rule 3 alone decides.
 	 */
 	if (!copying && (a->busy >= ADAPT_BUSY ||
 	    (a->have_backlog && a->backlog >= ADAPT_BACKLOG_LOW))) {

@@ -34,7 +34,6 @@
 
 #include <config.h>
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <lz4frame.h>
@@ -70,11 +69,8 @@ lz4_dec_create(char *errbuf)
 	struct lz4_dec *d;
 	size_t r;
 
-	if ((d = calloc(1, sizeof(*d))) == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
-		    "malloc");
+	if ((d = pcapint_sfc_calloc(sizeof(*d), errbuf)) == NULL)
 		return (NULL);
-	}
 	r = LZ4F_createDecompressionContext(&d->dctx, LZ4F_VERSION);
 	if (LZ4F_isError(r)) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
@@ -99,8 +95,7 @@ lz4_dec_free(void *state)
 
 const struct pcapint_sfc_decoder pcapint_sfc_lz4_decoder = {
 	lz4_dec_create, lz4_dec_free, pcapint_sfc_stream_read,
-	1, 0,
-	"\x04\x22\x4d\x18"	/* 0x184D2204, little-endian */
+	1, 0
 };
 
 /*
@@ -127,11 +122,8 @@ lz4_enc_create(int level, size_t block_size, char *errbuf)
 	const char *what = "LZ4F_createCompressionContext";
 	size_t r;
 
-	if ((e = calloc(1, sizeof(*e))) == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
-		    "malloc");
+	if ((e = pcapint_sfc_calloc(sizeof(*e), errbuf)) == NULL)
 		return (NULL);
-	}
 	r = LZ4F_createCompressionContext(&e->cctx, LZ4F_VERSION);
 	if (LZ4F_isError(r))
 		goto fail;

@@ -84,17 +84,12 @@ static int lzo_ready;
 static void *
 lzo_alloc(size_t size, char *errbuf)
 {
-	void *p;
-
 	if (!lzo_ready && lzo_init() != LZO_E_OK) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "lzo_init failed");
 		return (NULL);
 	}
 	lzo_ready = 1;
-	if ((p = calloc(1, size)) == NULL)
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
-	return (p);
+	return (pcapint_sfc_calloc(size, errbuf));
 }
 
 /*
@@ -331,7 +326,7 @@ lzo_dec_read(void *state, struct pcapint_sfc_input *in, u_char *buf,
 
 const struct pcapint_sfc_decoder pcapint_sfc_lzo_decoder = {
 	lzo_dec_create, lzo_dec_free, lzo_dec_read,
-	0, 0, NULL
+	0, 0
 };
 
 /* Writing, with LZO1X-1, in lzop blocks of LZOP_BLOCK at most. */

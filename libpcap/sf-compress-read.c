@@ -139,6 +139,17 @@ pcapint_sfc_read(struct pcapint_sfc_input *in, void *dst, size_t n)
 }
 #endif
 
+void *
+pcapint_sfc_calloc(size_t size, char *errbuf)
+{
+	void *p = calloc(1, size);
+
+	if (p == NULL)
+		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
+		    "malloc");
+	return (p);
+}
+
 /* A streaming decoder's read loop; the library's hint ends at the unit. */
 ptrdiff_t
 pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
@@ -150,15 +161,14 @@ pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
 	int r;
 
 	*unit_done = 0;
+	*unit_off = s->unit_off;
 	for (;;) {
 		if (in->pos == in->len) {
 			r = sfc_fill(in, s->in_unit ? s->hint : s->first_read);
 			if (r < 0)
 				return (SFC_DEC_IOERR);
-			if (r == 0) {
-				*unit_off = s->unit_off;
+			if (r == 0)
 				return (s->in_unit ? SFC_DEC_TRUNCATED : 0);
-			}
 		}
 		if (!s->in_unit) {
 			/* Padding, as of tape devices; gzip -d skips it. */
@@ -166,12 +176,9 @@ pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
 				in->pos++;
 				continue;
 			}
-			s->unit_off = SFC_INPUT_OFFSET(in);
-			if (s->begin != NULL && (*s->begin)(state, errbuf) != 0)
-				return (SFC_DEC_CORRUPT);
+			*unit_off = s->unit_off = SFC_INPUT_OFFSET(in);
 			s->in_unit = 1;
 		}
-		*unit_off = s->unit_off;
 		srclen = in->len - in->pos;
 		dstlen = size;
 		r = (*s->step)(state, in->buf + in->pos, &srclen, buf, &dstlen,
@@ -263,7 +270,7 @@ struct sfc_unit_start {
 
 struct sfc_reader {
 	next_packet_op_t next_packet_op;	/* the pcap or pcapng reader's */
-	const struct pcapint_sfc_decoder *ops;	/* the container's decoder */
+	const struct pcapint_sfc_container *c;	/* its decoder, name, magic */
 	const char *name;	/* the container's, for messages */
 	void	*dec;
 	struct pcapint_sfc_input in;
@@ -323,10 +330,7 @@ sfc_units_upto(const struct sfc_reader *r, int64_t off, int by_coff)
 	return (lo);
 }
 
-/*
- * The unit at hold_uoff and unit_off, read whole, is held against the
- * seek table: one that lies fails the read rather than misplace a seek.
- */
+/* A unit read whole must be where the seek table says: seeks trust it. */
 static int
 sfc_check_unit(struct sfc_reader *r, int64_t end)
 {
@@ -350,7 +354,7 @@ sfc_note_unit(struct sfc_reader *r, int64_t coff, int64_t uoff)
 {
 	struct sfc_unit_start *nu;
 
-	if (!r->ops->dec_units_independent ||
+	if (!r->c->dec->dec_units_independent ||
 	    coff <= r->units[r->nunits - 1].coff)
 		return;
 	if (r->nunits == r->units_size) {
@@ -374,11 +378,11 @@ sfc_restart_at(struct sfc_reader *r, const struct sfc_unit_start *u)
 
 	if (fseeko(r->in.raw, (off_t)(r->raw_base + u->coff), SEEK_SET) != 0)
 		return (-1);
-	if ((dec = r->ops->dec_create(ebuf)) == NULL) {
+	if ((dec = r->c->dec->dec_create(ebuf)) == NULL) {
 		errno = ENOMEM;
 		return (-1);
 	}
-	r->ops->dec_free(r->dec);
+	r->c->dec->dec_free(r->dec);
 	r->dec = dec;
 	r->in.pos = r->in.len = 0;
 	r->in.off = u->coff;
@@ -386,7 +390,6 @@ sfc_restart_at(struct sfc_reader *r, const struct sfc_unit_start *u)
 	r->hold_pos = r->hold_len = 0;
 	r->hold_uoff = r->upos = u->uoff;
 	r->streaming = r->err = r->truncated = r->past_end = r->resumed = 0;
-	r->errmsg[0] = '\0';
 	return (0);
 }
 
@@ -411,8 +414,8 @@ sfc_damage_end(struct sfc_reader *r)
 static int64_t
 sfc_find_unit(struct sfc_reader *r, int64_t from)
 {
-	const char *magic = r->ops->unit_magic;
-	size_t mlen = strlen(magic), keep = 0, n, i;
+	const u_char *magic = r->c->magic;
+	size_t mlen = r->c->magic_len, keep = 0, n, i;
 	u_char buf[16384];
 	int64_t base = from;	/* raw offset of buf[0] */
 
@@ -433,8 +436,7 @@ sfc_find_unit(struct sfc_reader *r, int64_t from)
 	}
 }
 
-#define	SFC_CAN_RESYNC(r)	((r)->ops->unit_magic != NULL && \
-				    (r)->ops->dec_units_independent && \
+#define	SFC_CAN_RESYNC(r)	((r)->c->dec->dec_units_independent && \
 				    (r)->raw_base >= 0)
 
 /*
@@ -543,7 +545,7 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 		}
 		ebuf[0] = '\0';
 		if (r->streaming) {
-			n = r->ops->dec_read(r->dec, &r->in, (u_char *)buf,
+			n = r->c->dec->dec_read(r->dec, &r->in, (u_char *)buf,
 			    size, &r->unit_off, &done, ebuf);
 			if (n < 0)
 				return (sfc_reader_error(r, n, ebuf));
@@ -577,7 +579,7 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 				r->hold = nhold;
 				r->hold_size = nsize;
 			}
-			n = r->ops->dec_read(r->dec, &r->in,
+			n = r->c->dec->dec_read(r->dec, &r->in,
 			    r->hold + r->hold_len, r->hold_size - r->hold_len,
 			    &r->unit_off, &done, ebuf);
 			if (n == SFC_DEC_TRUNCATED && r->hold_len > 0) {
@@ -682,7 +684,7 @@ sfc_use_seek_table(struct sfc_reader *r)
 	int ok = 0;
 
 	r->table_tried = 1;
-	if (!r->ops->seek_table || !r->ops->dec_units_independent ||
+	if (!r->c->dec->seek_table || !r->c->dec->dec_units_independent ||
 	    (here = ftello(raw)) < 0 || fseeko(raw, 0, SEEK_END) != 0)
 		return;
 	size = (int64_t)ftello(raw) - base;
@@ -827,7 +829,7 @@ sfc_cookie_rclose(void *cookie)
 	if (r->next_packet_op != NULL && r->in.raw != stdin)
 		ret = fclose(r->in.raw) == EOF ? -1 : 0;
 	if (r->dec != NULL)
-		r->ops->dec_free(r->dec);
+		r->c->dec->dec_free(r->dec);
 	free(r->hold);
 	free(r->in.buf);
 	free(r->units);
@@ -888,7 +890,7 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 		    errno, "malloc");
 		goto fail;
 	}
-	r->ops = c->dec;
+	r->c = c;
 	r->name = c->name;
 	r->in.raw = fp;
 	r->in.size = SFC_READ_BUF;
@@ -903,7 +905,7 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	r->records.aligned = 1;
 	r->units_size = SFC_UNITS_FIRST;
 	r->nunits = 1;	/* units[0]: the stream starts at 0 in both */
-	if ((r->dec = r->ops->dec_create(errbuf)) == NULL)
+	if ((r->dec = r->c->dec->dec_create(errbuf)) == NULL)
 		goto fail;
 	if ((cfp = SFC_COOKIE_OPEN(r)) == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,

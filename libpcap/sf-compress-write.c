@@ -30,16 +30,12 @@
  * file is a pcap stream in a standard container (a gzip member, an LZ4 or
  * zstd frame per fixed-size block), so that other tools read it; each
  * block goes through four stages, the sections below: the assembler, the
- * planner, the codec (sf-compress-{zlib,lz4,zstd}.c) and the sink.
- */
-/*
- * With a writer thread (sf-writer.c), the application's thread only
- * hands records to a ring, and the writer thread runs the stages, with
- * helpers that may compress several blocks at once.
- */
-/*
- * Without fopencookie() or funopen(), or the __atomic builtins, there is
- * no dumper: the calls open the plain dumper, and refuse options.
+ * planner, the codec (sf-compress-{zlib,lz4,zstd}.c) and the sink.  With
+ * a writer thread (sf-writer.c), the application's thread only hands
+ * records to a ring, and the writer thread runs the stages, with helpers
+ * that may compress several blocks at once.  Without fopencookie() or
+ * funopen(), or the __atomic builtins, there is no dumper: the calls open
+ * the plain dumper, and refuse options.
  */
 
 #include <config.h>
@@ -189,10 +185,8 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 	if (!enc->compresses && colon != NULL)
 		return (sfc_error(errbuf, "compression \"%s\" takes no level",
 		    c->name));
-	if (colon == NULL)
-		return (sfc_default_level(o, enc));
 	/* "auto" says what no level means: the dumper picks the level. */
-	if (strcmp(colon + 1, "auto") == 0)
+	if (colon == NULL || strcmp(colon + 1, "auto") == 0)
 		return (sfc_default_level(o, enc));
 	errno = 0;
 	level = strtol(colon + 1, &end, 10);
@@ -303,8 +297,6 @@ pcap_dump_options_set_writer_priority(pcap_dump_options_t *o, int nice_incr,
 	return (0);
 }
 
-/* The containers' encoders, NULL where not built. */
-
 const struct pcapint_sfc_encoder *const
     pcapint_sfc_encoders[SFC_NCONTAINERS] = {
 	[SFC_STORE] = &pcapint_sfc_store,
@@ -324,7 +316,6 @@ const struct pcapint_sfc_encoder *const
 #endif
 };
 
-/* The first container built that compresses, in order of preference. */
 const struct pcapint_sfc_encoder *
 pcapint_sfc_default_encoder(void)
 {
@@ -630,25 +621,6 @@ enum sfc_block_result {
 	SFC_BLOCK_INCOMPRESSIBLE
 };
 
-/* Whether to try the codec, moving the skip on. */
-static int
-sfc_policy_try_codec(struct pcapint_sfc_skip *skip,
-    enum sfc_block_result lagged)
-{
-	if (lagged == SFC_BLOCK_INCOMPRESSIBLE)
-		skip->stored_run++;
-	else if (lagged == SFC_BLOCK_COMPRESSED)
-		skip->stored_run = skip->skip_count = 0;
-	if (skip->stored_run >= SFC_SKIP_AFTER)
-		return ((++skip->skip_count % SFC_SKIP_EVERY) == 0);
-	return (1);
-}
-
-/*
- * When the level adapts, sf-compress-adapt.c picks the rung from what
- * the written blocks measured; each block is a frame of its own.
- */
-
 /* Blocks filled from now on have the size of the controller's rung. */
 static void
 sfc_planner_block_full(struct pcapint_sfc_planner *pl)
@@ -658,14 +630,18 @@ sfc_planner_block_full(struct pcapint_sfc_planner *pl)
 		    pl->adapt->ladder->rungs[pl->adapt->rung].scale;
 }
 
-/* The level controller, if the options let the level adapt. */
-static int
-sfc_planner_adapt_init(struct pcapint_sfc_planner *pl,
+int
+pcapint_sfc_planner_init(struct pcapint_sfc_planner *pl,
     const struct pcap_dump_options *opts, int offline, char *errbuf)
 {
 	const struct pcapint_sfc_adapt_ladder *ladder;
 	u_int i, scale;
 
+	memset(pl, 0, sizeof(*pl));
+	pl->codec = opts->codec;
+	pl->level = opts->level;
+	pl->block_size = opts->block_size;
+	pl->block_full = opts->block_size;
 	/* A container with a single level has nothing to choose from. */
 	ladder = pl->codec->ladder;
 	if (!opts->adaptive || pl->codec->enc_level == NULL || ladder == NULL)
@@ -698,18 +674,6 @@ sfc_planner_adapt_init(struct pcapint_sfc_planner *pl,
 	return (0);
 }
 
-int
-pcapint_sfc_planner_init(struct pcapint_sfc_planner *pl,
-    const struct pcap_dump_options *opts, int offline, char *errbuf)
-{
-	memset(pl, 0, sizeof(*pl));
-	pl->codec = opts->codec;
-	pl->level = opts->level;
-	pl->block_size = opts->block_size;
-	pl->block_full = opts->block_size;
-	return (sfc_planner_adapt_init(pl, opts, offline, errbuf));
-}
-
 void
 pcapint_sfc_planner_free(struct pcapint_sfc_planner *pl)
 {
@@ -728,7 +692,12 @@ pcapint_sfc_planner_plan(struct pcapint_sfc_planner *pl,
 	/* Unknown (0) until a block SFC_SKIP_LAG before is learned from. */
 	lagged = (enum sfc_block_result)pl->results[pl->planned++ %
 	    SFC_SKIP_LAG];
-	skip_tries = sfc_policy_try_codec(&pl->skip, lagged);
+	if (lagged == SFC_BLOCK_INCOMPRESSIBLE)
+		pl->skip.stored_run++;
+	else if (lagged == SFC_BLOCK_COMPRESSED)
+		pl->skip.stored_run = pl->skip.skip_count = 0;
+	skip_tries = pl->skip.stored_run < SFC_SKIP_AFTER ||
+	    (++pl->skip.skip_count % SFC_SKIP_EVERY) == 0;
 	b->rung = 0;
 	b->plan = PCAPINT_SFC_ADAPT_SKIP_DECIDES;
 	b->level = pl->level;
@@ -906,23 +875,6 @@ sfc_sink_fail(struct sfc_sink *s, int err, const char *what)
 	pcapint_fmt_errmsg_for_errno(s->errmsg, sizeof(s->errmsg), err,
 	    "%s", what);
 	__atomic_store_n(&s->err, err, __ATOMIC_RELEASE);
-}
-
-/*
- * The same from another thread, with msg as the whole message (NULL:
- * none, for a dumper that never started).
- */
-static void
-sfc_sink_give_up(struct sfc_sink *s, int err, const char *msg)
-{
-	int zero = 0;
-
-	if (__atomic_load_n(&s->err, __ATOMIC_ACQUIRE) != 0)
-		return;
-	if (msg != NULL)
-		snprintf(s->errmsg, sizeof(s->errmsg), "%s", msg);
-	(void)__atomic_compare_exchange_n(&s->err, &zero, err, 0,
-	    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
 
 /* All of p, or -1 with errno set. */
@@ -1117,11 +1069,7 @@ sfc_pipeline_free(struct sfc_pipeline *pl)
 	free(pl->blk.out);
 }
 
-/*
- * Set the stages up; 0, or -1 with all freed.  The file comes later
- * (sfc_dumper_start()), so that it is opened only once all of this is
- * done.
- */
+/* Set the stages up, before there is a file; 0, or -1 with all freed. */
 static int
 sfc_pipeline_open(struct sfc_pipeline *pl,
     const struct pcap_dump_options *opts, int offline, char *errbuf)
@@ -1678,14 +1626,21 @@ sfc_thr_start(struct sfc_thr **tp,
 
 /*
  * The writer's error, 0 or -1; if it gave up on a stalled savefile, a
- * sticky error says so.
+ * sticky error says so, unless the writer thread kept one first.
  */
 static int
 sfc_thr_error(struct sfc_thr *t, int err)
 {
-	if (err == ETIMEDOUT)
-		sfc_sink_give_up(&t->pl->sink, ETIMEDOUT,
+	struct sfc_sink *s = &t->pl->sink;
+	int zero = 0;
+
+	if (err == ETIMEDOUT &&
+	    __atomic_load_n(&s->err, __ATOMIC_ACQUIRE) == 0) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "%s",
 		    "the savefile took no data for 10 seconds (a stalled disk or pipe); given up");
+		(void)__atomic_compare_exchange_n(&s->err, &zero, ETIMEDOUT,
+		    0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	}
 	return (err != 0 ? -1 : 0);
 }
 
@@ -1823,11 +1778,10 @@ sfc_cookie_write(void *cookie, const char *data, size_t size)
 {
 	struct sfc_dumper *d = cookie;
 
-	if (d->thr != NULL) {
+	if (d->thr != NULL)
 		sfc_thr_write(d->thr, (const u_char *)data, size);
-		return ((ssize_t)size);
-	}
-	sfc_assemble(&d->pl.assembler, (const u_char *)data, size);
+	else
+		sfc_assemble(&d->pl.assembler, (const u_char *)data, size);
 	return ((ssize_t)size);
 }
 
@@ -1973,10 +1927,6 @@ sfc_dumper_create(pcap_t *p, const pcap_dump_options_t *opts)
 		sfc_dumper_discard(d);
 		return (NULL);
 	}
-	/*
-	 * The thread starts before there is a file, so that a dumper that
-	 * cannot have one leaves an existing file as it was.
-	 */
 	if (sfc_thr_start(&d->thr, &d->pl, p, opts) != 0) {
 		sfc_dumper_discard(d);
 		return (NULL);
@@ -1998,17 +1948,12 @@ sfc_dumper_flush(struct sfc_dumper *d)
 
 /*
  * Give d its file, f, and write the file header, in a block of its own,
- * so that the file holds it from its first write() on, and so that it
- * can be kept while the disk is full (sfc_sink_lost()).  An error
- * writing it is kept, as for any block.  On failure, d is closed, and
- * with it f (but not stdout).
- *
- * untruncated: f is a file opened for d without O_TRUNC, whose old
- * contents go only now.  Setting a dumper up takes time: had the file
- * been truncated or created before, a program killed meanwhile would
- * leave it empty; now only the system calls from open() to the
- * header's write(), handed to the writer thread if there is one, are
- * such a window.
+ * so that the file holds it from its first write() on and it can be
+ * kept while the disk is full (sfc_sink_lost()); an error writing it is
+ * sticky, as for any block.  On failure, d is closed, and with it f (but
+ * not stdout).  untruncated: f was opened without O_TRUNC, so that a
+ * program killed while the dumper was set up leaves the old file, not
+ * an empty one; it is truncated only now.
  */
 static pcap_dumper_t *
 sfc_dumper_start(pcap_t *p, struct sfc_dumper *d, FILE *f, int untruncated)

@@ -34,7 +34,6 @@
 
 #include <config.h>
 
-#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,18 +54,6 @@ struct gz_dec {
 };
 
 static int
-gz_dec_begin(void *state, char *errbuf)
-{
-	struct gz_dec *g = state;
-
-	if (inflateReset(&g->zs) != Z_OK) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "inflateReset failed");
-		return (-1);
-	}
-	return (0);
-}
-
-static int
 gz_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
     size_t *dstlen, size_t *hint, char *errbuf)
 {
@@ -85,6 +72,11 @@ gz_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
 	*srclen = in_len - g->zs.avail_in;
 	*dstlen = out_len - g->zs.avail_out;
 	*hint = GZ_READ;
+	/* A member ended: the next one needs the inflater reset. */
+	if (ret == Z_STREAM_END && inflateReset(&g->zs) != Z_OK) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "inflateReset failed");
+		return (-1);
+	}
 	if (ret == Z_OK || ret == Z_BUF_ERROR || ret == Z_STREAM_END)
 		return (ret == Z_STREAM_END);
 	snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s",
@@ -97,11 +89,8 @@ gz_dec_create(char *errbuf)
 {
 	struct gz_dec *g;
 
-	if ((g = calloc(1, sizeof(*g))) == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
-		    "malloc");
+	if ((g = pcapint_sfc_calloc(sizeof(*g), errbuf)) == NULL)
 		return (NULL);
-	}
 	/* Window bits 16 + 15: gzip only, header and trailer checked. */
 	if (inflateInit2(&g->zs, 16 + MAX_WBITS) != Z_OK) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "inflateInit2 failed");
@@ -109,7 +98,6 @@ gz_dec_create(char *errbuf)
 		return (NULL);
 	}
 	g->s.step = gz_dec_step;
-	g->s.begin = gz_dec_begin;
 	g->s.first_read = GZ_READ;
 	g->s.zero_padding = 1;	/* as gzip -d accepts it */
 	return (g);
@@ -126,8 +114,7 @@ gz_dec_free(void *state)
 
 const struct pcapint_sfc_decoder pcapint_sfc_gzip_decoder = {
 	gz_dec_create, gz_dec_free, pcapint_sfc_stream_read,
-	1, 0,
-	"\x1f\x8b\x08"		/* ID1, ID2, CM = deflate */
+	1, 0
 };
 
 #define	GZ_HDR_LEN	10	/* magic, method, flags, mtime, XFL, OS */
@@ -150,11 +137,8 @@ gz_enc_create(int level, size_t block_size _U_, char *errbuf)
 {
 	struct gz_enc *g;
 
-	if ((g = calloc(1, sizeof(*g))) == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
-		    "malloc");
+	if ((g = pcapint_sfc_calloc(sizeof(*g), errbuf)) == NULL)
 		return (NULL);
-	}
 	g->level = level;
 	/* Raw deflate: we write the gzip header and trailer ourselves. */
 	if (deflateInit2(&g->zs, level, Z_DEFLATED, -MAX_WBITS, 8,

@@ -42,11 +42,7 @@
 #include "pcap-int.h"
 #include "sf-compress.h"
 
-/*
- * What to read at the start of a frame before libzstd can say how much
- * more it wants: the magic and the frame header descriptor.
- */
-#define	ZS_FIRST_READ	5
+#define	ZS_FIRST_READ	5	/* the magic and the frame header descriptor */
 
 struct zs_dec {
 	struct pcapint_sfc_stream s;	/* first: the shared read loop's */
@@ -79,11 +75,8 @@ zs_dec_create(char *errbuf)
 {
 	struct zs_dec *d;
 
-	if ((d = calloc(1, sizeof(*d))) == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
-		    "malloc");
+	if ((d = pcapint_sfc_calloc(sizeof(*d), errbuf)) == NULL)
 		return (NULL);
-	}
 	if ((d->ds = ZSTD_createDStream()) == NULL) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "ZSTD_createDStream failed");
 		free(d);
@@ -105,8 +98,7 @@ zs_dec_free(void *state)
 
 const struct pcapint_sfc_decoder pcapint_sfc_zstd_decoder = {
 	zs_dec_create, zs_dec_free, pcapint_sfc_stream_read,
-	1, 1,
-	"\x28\xb5\x2f\xfd"	/* 0xFD2FB528, little-endian */
+	1, 1
 };
 
 /*
@@ -122,69 +114,47 @@ const struct pcapint_sfc_decoder pcapint_sfc_zstd_decoder = {
 #define	ZS_RAW_HDR_LEN	3
 #define	ZS_FRAME_HDR_LEN	6	/* magic, FHD, window descriptor */
 
-struct zs_enc {
-	ZSTD_CCtx *cctx;
-	int	level;		/* the level set; SFC_COLD_LEVEL at first */
-};
-
 /*
- * libzstd picks its parameters for the level and the block's size, as
- * zstd(1) does for a file of that size; smaller hash tables than its own
- * forget matches in large blocks.
+ * The state is the ZSTD_CCtx, which only stores a level until a frame
+ * starts.  libzstd picks its parameters for the level and the block's
+ * size, as zstd(1) does for a file of that size; smaller hash tables
+ * than its own forget matches in large blocks.
  */
 static int
 zs_enc_level(void *state, int level, char *errbuf)
 {
-	struct zs_enc *e = state;
-
-	if (level == e->level)
-		return (0);
-	if (ZSTD_isError(ZSTD_CCtx_setParameter(e->cctx,
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(state,
 	    ZSTD_c_compressionLevel, level))) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "can't set zstd compression level %d", level);
 		return (-1);
 	}
-	e->level = level;
 	return (0);
 }
 
 static void *
 zs_enc_create(int level, size_t block_size _U_, char *errbuf)
 {
-	struct zs_enc *e;
+	ZSTD_CCtx *cctx;
 
-	if ((e = calloc(1, sizeof(*e))) == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
-		    "malloc");
+	if ((cctx = ZSTD_createCCtx()) == NULL) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "ZSTD_createCCtx failed");
 		return (NULL);
 	}
-	e->level = SFC_COLD_LEVEL;
-	if ((e->cctx = ZSTD_createCCtx()) == NULL) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "ZSTD_createCCtx failed");
-		goto fail;
-	}
-	if (ZSTD_isError(ZSTD_CCtx_setParameter(e->cctx,
-	    ZSTD_c_checksumFlag, 1))) {
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx,
+	    ZSTD_c_checksumFlag, 1)))
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "can't turn zstd frame checksums on");
-		goto fail;
-	}
-	if (zs_enc_level(e, level, errbuf) == 0)
-		return (e);
-fail:
-	ZSTD_freeCCtx(e->cctx);		/* NULL is fine */
-	free(e);
+	else if (zs_enc_level(cctx, level, errbuf) == 0)
+		return (cctx);
+	ZSTD_freeCCtx(cctx);
 	return (NULL);
 }
 
 static void
 zs_enc_free(void *state)
 {
-	struct zs_enc *e = state;
-
-	ZSTD_freeCCtx(e->cctx);
-	free(e);
+	ZSTD_freeCCtx(state);
 }
 
 static size_t
@@ -201,13 +171,12 @@ zs_enc_block(void *state, const u_char *in, size_t len, u_char *out,
     size_t outsize, int try_codec, int *stored, const u_char **res,
     char *errbuf)
 {
-	struct zs_enc *e = state;
 	size_t r, pos, n;
 	uint32_t bh;
 
 	*res = out;
 	if (try_codec) {
-		r = ZSTD_compress2(e->cctx, out, outsize, in, len);
+		r = ZSTD_compress2(state, out, outsize, in, len);
 		if (ZSTD_isError(r)) {
 			snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s",
 			    ZSTD_getErrorName(r));

@@ -44,10 +44,7 @@
 /* Reading, sf-compress-read.c, and what the decoders share. */
 struct pcapint_sfc_decoder;
 
-/*
- * In order of preference.  A container not built has dec NULL, so that
- * its files are refused with a clear message, not as an unknown format.
- */
+/* In order of preference. */
 enum pcapint_sfc_container_id {
 	SFC_STORE, SFC_ZSTD, SFC_LZ4, SFC_GZIP,
 #ifdef SFC_LZOP_CONTAINER
@@ -107,17 +104,18 @@ extern ptrdiff_t pcapint_sfc_read(struct pcapint_sfc_input *, void *, size_t);
 #define	SFC_DEC_CORRUPT		(-2)	/* errbuf says why */
 #define	SFC_DEC_IOERR		(-3)	/* raw read error, errno in input->ioerr */
 #define	SFC_DEC_FAILED		(-4)	/* not the file's fault: errbuf says */
+/* A codec's state, zeroed, or NULL with malloc's message in errbuf. */
+extern void *pcapint_sfc_calloc(size_t, char *errbuf);
 
 /*
  * First in a streaming decoder's state, for pcapint_sfc_stream_read().
  * step() is one step of the library: sets *srclen and *dstlen to what it
- * consumed and produced and *hint to the input it wants next.  1 when the
- * unit (gzip member, frame) ended, 0 if not, -1 with errbuf on damage.
+ * consumed and produced, *hint to the input it wants next.  1: the unit
+ * (gzip member, frame) ended, ready for the next; 0: not; -1: damage, errbuf.
  */
 struct pcapint_sfc_stream {
 	int	(*step)(void *, const u_char *src, size_t *srclen, u_char *dst,
 		    size_t *dstlen, size_t *hint, char *errbuf);
-	int	(*begin)(void *, char *errbuf);	/* a unit starts; optional */
 	size_t	first_read;	/* input to ask for at a unit's start */
 	int	zero_padding;	/* zero bytes after the last unit end it */
 	size_t	hint;		/* input the library wants next */
@@ -136,9 +134,8 @@ struct pcapint_sfc_decoder {
 	void	(*dec_free)(void *);
 	ptrdiff_t	(*dec_read)(void *, struct pcapint_sfc_input *, u_char *,
 		    size_t, int64_t *unit_off, int *unit_done, char *errbuf);
-	int	dec_units_independent;	/* a seek need not start over */
+	int	dec_units_independent;	/* each stands alone, behind the magic */
 	int	seek_table;	/* a file may end with zstd's seek table */
-	const char *unit_magic;	/* starts every unit, to resync; or NULL */
 };
 extern ptrdiff_t pcapint_sfc_stream_read(void *, struct pcapint_sfc_input *,
     u_char *, size_t, int64_t *, int *, char *);

@@ -26,14 +26,12 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * A writer thread for savefiles, after Satten's Gulp ("Lossless Gigabit
- * Remote Packet Capture With Linux", 2008): a write() can block for as
- * long as the disk takes, even where poll() said it would not, and a
- * capturing thread blocked there lets the kernel's ring overflow.  The
- * capturing thread only copies each record into a ring, and drops what
- * does not fit rather than wait, except in blocking mode, for reading a
- * savefile, where nothing overflows and a drop would be a loss in a copy.
- * A thread of its own compresses and writes.
+ * A writer thread for savefiles, after Satten's Gulp: a write() can
+ * block as long as the disk takes, even after poll() said it would not,
+ * and a capturing thread blocked there lets the kernel's ring overflow.
+ * So the capturing thread only copies each record into a ring, dropping
+ * what does not fit (in blocking mode, for copying a savefile, it waits),
+ * and a thread of its own compresses and writes.
  *
  * The producer (the thread calling pcap_dump()) owns "head", the writer
  * "tail", 64-bit byte counts taken modulo the power-of-two ring size;
@@ -174,7 +172,7 @@ pcapint_writer_check_nice(int nice_incr, char *errbuf)
 #ifdef SFC_COOKIE_OFF_T
 #define	WRITER_IDLE_MS		50	/* see writer_main() */
 #define	WRITER_WAKE_BYTES	(64 * 1024)	/* see writer_main() */
-#define	WRITER_CHUNK		(256 * 1024)	/* see writer_main() */
+#define	WRITER_CHUNK		(256 * 1024)	/* see writer_consume() */
 #define	WRITER_HOT_BYTES	(1024 * 1024)	/* see writer_rewind() */
 #define	WRITER_STALL_MS		10000	/* see pcapint_writer_flush() */
 #define	CACHE_LINE		64	/* keeps the sides' indices apart */
@@ -308,13 +306,11 @@ writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
 
 /*
  * While the writer keeps up, keep the producer to the first hot_bytes of
- * the ring, memory still in the cache, rather than walk it all through
- * memory that is not (or is not even mapped yet): what a sleeping writer
- * has still to take, fewer than wake_bytes or it would have been woken,
- * moves to the start of the next lap.  The writer leaves its wait only
- * with the mutex, held here, and reads "tail" again after it.  The bytes
- * are copied, not counted again, so the room for a burst and the
- * high-water mark do not change.  Returns the new head.
+ * the ring, still cached (the rest may not even be mapped yet): what a
+ * sleeping writer has still to take moves to the start of the next lap,
+ * copied, not counted again, so the room for a burst and the high-water
+ * mark do not change.  The writer leaves its wait only with the mutex,
+ * held here, and reads "tail" again after it.  Returns the new head.
  */
 static uint64_t
 writer_rewind(struct pcapint_writer *w, uint64_t head)
