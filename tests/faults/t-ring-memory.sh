@@ -27,26 +27,26 @@ fi
 
 LIMIT_KB=300000		# tcpdump and its libraries need about 60 MB of it
 
+# refused WHAT FILE: a 1 GiB ring under the limit, writing FILE, must be
+# refused at open with exit status 1 and one sentence.
+refused() {
+	_err=$( (ulimit -v $LIMIT_KB && exec ip netns exec "$NS_B" "$TCPDUMP" \
+	    -n -i "$VETH_B" --writer-ring=1g -c 1 -w "$2") 2>&1 )
+	_rc=$?
+	t_expect_eq "$1: exit status 1" 1 "$_rc"
+	t_expect_eq "$1: one sentence" \
+	    "tcpdump: cannot allocate a writer ring of 1073741824 bytes: Cannot allocate memory" \
+	    "$_err"
+}
+
 out=$TMPDIR/big.pcap
-err=$( (ulimit -v $LIMIT_KB && exec ip netns exec "$NS_B" "$TCPDUMP" -n \
-    -i "$VETH_B" --writer-ring=1g -c 1 -w "$out") 2>&1 )
-rc=$?
-t_expect_eq "a 1 GiB ring under ulimit -v $LIMIT_KB: exit status 1" 1 "$rc"
-t_expect_eq "one sentence" \
-    "tcpdump: cannot allocate a writer ring of 1073741824 bytes: Cannot allocate memory" \
-    "$err"
+refused "a 1 GiB ring under ulimit -v $LIMIT_KB" "$out"
 t_check "no savefile is left behind" test ! -e "$out"
 
 # An existing file is left as it was: the ring is allocated before the
 # file is opened, let alone truncated.
 echo old >"$TMPDIR/old.pcap"
-err=$( (ulimit -v $LIMIT_KB && exec ip netns exec "$NS_B" "$TCPDUMP" -n \
-    -i "$VETH_B" --writer-ring=1g -c 1 -w "$TMPDIR/old.pcap") 2>&1 )
-rc=$?
-t_expect_eq "the same over an existing savefile: exit status 1" 1 "$rc"
-t_expect_eq "the same sentence over an existing savefile" \
-    "tcpdump: cannot allocate a writer ring of 1073741824 bytes: Cannot allocate memory" \
-    "$err"
+refused "the same over an existing savefile" "$TMPDIR/old.pcap"
 t_expect_eq "a savefile that existed is left as it was" old \
     "$(cat "$TMPDIR/old.pcap" 2>&1)"
 
