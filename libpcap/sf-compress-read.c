@@ -436,7 +436,8 @@ sfc_find_unit(struct sfc_reader *r, int64_t from)
 	}
 }
 
-#define	SFC_CAN_RESYNC(r)	((r)->c->dec->dec_units_independent && \
+#define	SFC_CAN_RESYNC(r)	((r)->c->magic_len != 0 && \
+				    (r)->c->dec->dec_units_independent && \
 				    (r)->raw_base >= 0)
 
 /*

@@ -1714,15 +1714,19 @@ struct sfc_dumper {
  * slots, claimed and released with atomic operations and never freed,
  * so that pcap_dump() finds its dumper with a few loads and no lock
  * while other threads open and close dumpers of their own.  There are
- * never more slots than dumpers open at once.
+ * about as many slots as dumpers were ever open at once, few in the
+ * programs that write savefiles.  A slot's dumper is set before its
+ * FILE * is, so that a lookup that finds the FILE * finds its dumper.
  */
 struct sfc_slot {
 	struct sfc_slot *next;	/* set before the slot is listed */
-	FILE	*fp;		/* NULL while the slot is free */
+	FILE	*fp;		/* NULL while free, SFC_SLOT_CLAIMED while set */
 	struct sfc_dumper *d;
 };
 
 static struct sfc_slot *sfc_slots;
+static char sfc_slot_claimed;
+#define	SFC_SLOT_CLAIMED	((FILE *)(void *)&sfc_slot_claimed)
 
 /* 0, or -1 if out of memory. */
 static int
@@ -1734,21 +1738,22 @@ sfc_register(struct sfc_dumper *d)
 	for (s = __atomic_load_n(&sfc_slots, __ATOMIC_ACQUIRE); s != NULL;
 	    s = s->next) {
 		none = NULL;
-		if (__atomic_compare_exchange_n(&s->fp, &none, d->fp, 0,
-		    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		if (__atomic_compare_exchange_n(&s->fp, &none,
+		    SFC_SLOT_CLAIMED, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			break;
 	}
 	if (s == NULL) {
 		s = malloc(sizeof(*s));
 		if (s == NULL)
 			return (-1);
-		s->fp = d->fp;
+		s->fp = SFC_SLOT_CLAIMED;
 		s->next = __atomic_load_n(&sfc_slots, __ATOMIC_RELAXED);
 		while (!__atomic_compare_exchange_n(&sfc_slots, &s->next, s,
 		    0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 			continue;
 	}
-	__atomic_store_n(&s->d, d, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->d, d, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->fp, d->fp, __ATOMIC_RELEASE);
 	d->slot = s;
 	return (0);
 }
