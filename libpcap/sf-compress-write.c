@@ -859,21 +859,37 @@ struct sfc_sink {
 	uint64_t space_stops;	/* times writing stopped for lack of space */
 	int	space_error;	/* ENOSPC or EDQUOT while stopped, else 0 */
 
-	/* The first error, sticky; stored with release after errmsg. */
+	/*
+	 * The first error, sticky: claimed, then errmsg written, then err
+	 * stored with release (see sfc_sink_fail()).
+	 */
+	int	err_claimed;
 	int	err;
 	char	errmsg[PCAP_ERRBUF_SIZE];
 };
 
-/* Keep err and the message for what failed, unless an error is kept. */
+/*
+ * Keep err and a message, what and, if with_errno, err's text, unless an
+ * error is kept.  Both the thread that writes and, giving up on a
+ * stalled savefile, the application's thread can fail a sink: only the
+ * one that claims the error writes errmsg, and err, stored last, tells
+ * readers the message is whole.
+ */
 static void
-sfc_sink_fail(struct sfc_sink *s, int err, const char *what)
+sfc_sink_fail(struct sfc_sink *s, int err, int with_errno, const char *what)
 {
-	if (s->err != 0)
+	int unclaimed = 0;
+
+	if (!__atomic_compare_exchange_n(&s->err_claimed, &unclaimed, 1, 0,
+	    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		return;
 	if (err == 0)
 		err = EIO;
-	pcapint_fmt_errmsg_for_errno(s->errmsg, sizeof(s->errmsg), err,
-	    "%s", what);
+	if (with_errno)
+		pcapint_fmt_errmsg_for_errno(s->errmsg, sizeof(s->errmsg),
+		    err, "%s", what);
+	else
+		snprintf(s->errmsg, sizeof(s->errmsg), "%s", what);
 	__atomic_store_n(&s->err, err, __ATOMIC_RELEASE);
 }
 
@@ -900,7 +916,7 @@ sfc_sink_write(struct sfc_sink *s, const u_char *p, size_t len)
 static void
 sfc_sink_write_failed(struct sfc_sink *s, int err)
 {
-	sfc_sink_fail(s, err, s->codec->compresses ?
+	sfc_sink_fail(s, err, 1, s->codec->compresses ?
 	    "error writing compressed savefile" : "error writing savefile");
 }
 
@@ -978,14 +994,14 @@ sfc_sink_block(struct sfc_sink *s,
     const struct pcapint_sfc_block *b, uint64_t *write_ns)
 {
 	uint64_t good = s->out_bytes, start;
+	char what[PCAP_ERRBUF_SIZE];
 
-	if (s->err != 0)
+	if (SFC_LOAD(s->err) != 0)
 		return (-1);
 	if (b->out_len < 0) {
-		snprintf(s->errmsg, sizeof(s->errmsg),
-		    "%s compression failed: %.200s", SFC_ENCODER_NAME(s->codec),
-		    b->ebuf);
-		__atomic_store_n(&s->err, EIO, __ATOMIC_RELEASE);
+		snprintf(what, sizeof(what), "%s compression failed: %.200s",
+		    SFC_ENCODER_NAME(s->codec), b->ebuf);
+		sfc_sink_fail(s, EIO, 0, what);
 		return (-1);
 	}
 	if (sfc_sink_head(s) == -1)
@@ -1047,7 +1063,7 @@ sfc_pipeline_block_full(void *ctx)
 	struct pcapint_sfc_block *b = &pl->blk;
 	int ret;
 
-	if (pl->sink.err != 0)
+	if (SFC_LOAD(pl->sink.err) != 0)
 		return (-1);
 	b->fill = a->fill;
 	b->records = a->records;
@@ -1416,7 +1432,7 @@ sfc_jobs_block_full(void *ctx)
 	struct sfc_assembler *a = &pl->assembler;
 	struct pcapint_sfc_block *b;
 
-	if (pl->sink.err != 0)
+	if (SFC_LOAD(pl->sink.err) != 0)
 		return (-1);
 	b = &t->jobs->slot[t->job_next % SFC_JOBS_SLOTS];
 	b->fill = a->fill;
@@ -1428,7 +1444,7 @@ sfc_jobs_block_full(void *ctx)
 	    t->job_next - SFC_JOBS_SLOTS + 1 : 0);
 	sfc_assembler_next(a, t->jobs->slot[t->job_next % SFC_JOBS_SLOTS].in,
 	    pl->planner.block_full);
-	return (pl->sink.err != 0 ? -1 : 0);
+	return (SFC_LOAD(pl->sink.err) != 0 ? -1 : 0);
 }
 
 /*
@@ -1513,7 +1529,7 @@ sfc_thr_consume(void *ctx, const unsigned char *buf, size_t len)
 	if (!t->jobs_tried)
 		sfc_jobs_begin(t);
 	sfc_assemble(&t->pl->assembler, buf, len);
-	return (t->pl->sink.err);
+	return (SFC_LOAD(t->pl->sink.err));
 }
 
 static int
@@ -1525,7 +1541,7 @@ sfc_thr_writer_flush(void *ctx)
 	/* Everything handed over is on disk once this returns. */
 	if (t->jobs != NULL)
 		sfc_jobs_collect(t, t->job_next);
-	return (t->pl->sink.err);
+	return (SFC_LOAD(t->pl->sink.err));
 }
 
 static const struct pcapint_writer_ops sfc_thr_ops = {
@@ -1631,16 +1647,9 @@ sfc_thr_start(struct sfc_thr **tp,
 static int
 sfc_thr_error(struct sfc_thr *t, int err)
 {
-	struct sfc_sink *s = &t->pl->sink;
-	int zero = 0;
-
-	if (err == ETIMEDOUT &&
-	    __atomic_load_n(&s->err, __ATOMIC_ACQUIRE) == 0) {
-		snprintf(s->errmsg, sizeof(s->errmsg), "%s",
+	if (err == ETIMEDOUT)
+		sfc_sink_fail(&t->pl->sink, ETIMEDOUT, 0,
 		    "the savefile took no data for 10 seconds (a stalled disk or pipe); given up");
-		(void)__atomic_compare_exchange_n(&s->err, &zero, ETIMEDOUT,
-		    0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
-	}
 	return (err != 0 ? -1 : 0);
 }
 
@@ -1874,7 +1883,7 @@ sfc_funopen_seek(void *cookie, off_t offset, int whence)
 static void
 sfc_dumper_discard(struct sfc_dumper *d)
 {
-	sfc_sink_fail(&d->pl.sink, ECANCELED, "savefile not opened");
+	sfc_sink_fail(&d->pl.sink, ECANCELED, 1, "savefile not opened");
 	(void)fclose(d->fp);
 }
 
