@@ -271,7 +271,6 @@ struct sfc_unit_start {
 struct sfc_reader {
 	next_packet_op_t next_packet_op;	/* the pcap or pcapng reader's */
 	const struct pcapint_sfc_container *c;	/* its decoder, name, magic */
-	const char *name;	/* the container's, for messages */
 	void	*dec;
 	struct pcapint_sfc_input in;
 	u_char	*hold;		/* one decompressed unit */
@@ -345,7 +344,7 @@ sfc_check_unit(struct sfc_reader *r, int64_t end)
 		return (0);
 	return ((int)sfc_error(r, EBADMSG,
 	    "corrupt %s compressed file: its seek table does not match the block at byte offset %lld",
-	    r->name, (long long)r->unit_off));
+	    r->c->name, (long long)r->unit_off));
 }
 
 /* Note a unit start; without memory, seeks start at an earlier one. */
@@ -403,10 +402,10 @@ sfc_damage_end(struct sfc_reader *r)
 	if (r->damaged == 1)
 		return (sfc_error(r, EBADMSG,
 		    "corrupt %s compressed file: %.180s; every other block was read",
-		    r->name, r->damage));
+		    r->c->name, r->damage));
 	return (sfc_error(r, EBADMSG,
 	    "corrupt %s compressed file: %.150s, and %lld more bad block%s; every other block was read",
-	    r->name, r->damage, (long long)(r->damaged - 1),
+	    r->c->name, r->damage, (long long)(r->damaged - 1),
 	    r->damaged == 2 ? "" : "s"));
 }
 
@@ -463,10 +462,11 @@ sfc_resync_check(struct sfc_reader *r, int held)
 	if (r->damaged == 1)
 		return ((int)sfc_error(r, EBADMSG,
 		    "corrupt %s compressed file: %.100s; the block after it %.64s, so no more could be read",
-		    r->name, r->damage, why));
+		    r->c->name, r->damage, why));
 	return ((int)sfc_error(r, EBADMSG,
 	    "corrupt %s compressed file: bad block at byte offset %lld (the last of %lld); the block after it %.64s, so no more could be read",
-	    r->name, (long long)r->damaged_last, (long long)r->damaged, why));
+	    r->c->name, (long long)r->damaged_last, (long long)r->damaged,
+	    why));
 }
 
 /*
@@ -507,18 +507,19 @@ sfc_reader_error(struct sfc_reader *r, ptrdiff_t n, const char *ebuf)
 		r->truncated = 1;
 		return (sfc_error(r, EIO,
 		    "truncated %s compressed file: it ends inside the block starting at byte offset %lld",
-		    r->name, (long long)r->unit_off));
+		    r->c->name, (long long)r->unit_off));
 	}
 	if (n == SFC_DEC_CORRUPT)
 		return (sfc_error(r, EBADMSG,
 		    "corrupt %s compressed file: bad block at byte offset %lld: %.150s",
-		    r->name, (long long)r->unit_off, ebuf));
+		    r->c->name, (long long)r->unit_off, ebuf));
 	if (n == SFC_DEC_FAILED)
 		return (sfc_error(r, EIO,
-		    "error reading %s compressed file: %.200s", r->name, ebuf));
+		    "error reading %s compressed file: %.200s", r->c->name,
+		    ebuf));
 	r->err = r->in.ioerr != 0 ? r->in.ioerr : EIO;
 	pcapint_fmt_errmsg_for_errno(r->errmsg, sizeof(r->errmsg),
-	    r->err, "error reading %s compressed file", r->name);
+	    r->err, "error reading %s compressed file", r->c->name);
 	errno = r->err;
 	return (-1);
 }
@@ -892,7 +893,6 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 		goto fail;
 	}
 	r->c = c;
-	r->name = c->name;
 	r->in.raw = fp;
 	r->in.size = SFC_READ_BUF;
 	/* Push back the magic: stdin and pipes cannot seek. */
