@@ -58,7 +58,6 @@
 #endif
 
 #include "pcap-int.h"
-#include "thread-local.h"
 #include "sf-compress.h"
 
 #if defined(SFC_COOKIE_OFF_T) && defined(SFC_HAVE_ATOMICS)
@@ -860,8 +859,9 @@ struct sfc_sink {
 	int	space_error;	/* ENOSPC or EDQUOT while stopped, else 0 */
 
 	/*
-	 * The first error, sticky: claimed, then errmsg written, then err
-	 * stored with release (see sfc_sink_fail()).
+	 * The first error, sticky.  Two threads may fail a sink, so the
+	 * error is claimed, then errmsg written, then err stored with
+	 * release (see sfc_sink_fail()).
 	 */
 	int	err_claimed;
 	int	err;
@@ -869,11 +869,12 @@ struct sfc_sink {
 };
 
 /*
- * Keep err and a message, what and, if with_errno, err's text, unless an
- * error is kept.  Both the thread that writes and, giving up on a
- * stalled savefile, the application's thread can fail a sink: only the
- * one that claims the error writes errmsg, and err, stored last, tells
- * readers the message is whole.
+ * Make err the sticky error, with the message what (followed by err's
+ * text if with_errno), unless one is kept already.  Both the thread that
+ * writes and, giving up on a stalled savefile, the application's thread
+ * can fail a sink: only the one that claims the error writes errmsg,
+ * and err, stored last, tells readers the message is whole.  The claim
+ * orders nothing else, so it needs no barrier.
  */
 static void
 sfc_sink_fail(struct sfc_sink *s, int err, int with_errno, const char *what)
@@ -994,11 +995,12 @@ sfc_sink_block(struct sfc_sink *s,
     const struct pcapint_sfc_block *b, uint64_t *write_ns)
 {
 	uint64_t good = s->out_bytes, start;
-	char what[PCAP_ERRBUF_SIZE];
 
 	if (SFC_LOAD(s->err) != 0)
 		return (-1);
 	if (b->out_len < 0) {
+		char what[PCAP_ERRBUF_SIZE];
+
 		snprintf(what, sizeof(what), "%s compression failed: %.200s",
 		    SFC_ENCODER_NAME(s->codec), b->ebuf);
 		sfc_sink_fail(s, EIO, 0, what);
@@ -1037,7 +1039,7 @@ static int
 sfc_pipeline_write(struct sfc_pipeline *pl, const struct pcapint_sfc_block *b)
 {
 	struct pcapint_sfc_load load;
-	uint64_t write_ns;
+	uint64_t write_ns = 0;
 	int ret;
 
 	ret = sfc_sink_block(&pl->sink, b, &write_ns);
@@ -1642,14 +1644,22 @@ sfc_thr_start(struct sfc_thr **tp,
 
 /*
  * The writer's error, 0 or -1; if it gave up on a stalled savefile, a
- * sticky error says so, unless the writer thread kept one first.
+ * sticky error says so, unless the writer thread kept one first.  Then
+ * the message is whole before this returns, for pcap_dump_geterr(): a
+ * writer thread that claimed the error first stores it at once, as it
+ * neither blocks nor can be cancelled between the two.
  */
 static int
 sfc_thr_error(struct sfc_thr *t, int err)
 {
-	if (err == ETIMEDOUT)
-		sfc_sink_fail(&t->pl->sink, ETIMEDOUT, 0,
+	struct sfc_sink *s = &t->pl->sink;
+
+	if (err == ETIMEDOUT) {
+		sfc_sink_fail(s, ETIMEDOUT, 0,
 		    "the savefile took no data for 10 seconds (a stalled disk or pipe); given up");
+		while (__atomic_load_n(&s->err, __ATOMIC_ACQUIRE) == 0)
+			sched_yield();
+	}
 	return (err != 0 ? -1 : 0);
 }
 
