@@ -62,16 +62,16 @@ for writer in none ring; do
 		# the thread their number varies from run to run, so the
 		# second run may leave a file of the first one behind, as
 		# stock tcpdump does; only the run's own files are counted.
-		ours="$d/cap"
+		t_check "$what: at least $min_files and fewer than 100 dumpers set up ($setups)" \
+		    test "$setups" -ge $min_files -a "$setups" -lt 100
+		set -- "$d/cap"
 		i=1
 		while [ $i -lt "$setups" ] && [ $i -lt 100 ]; do
-			ours="$ours $d/cap$i"
+			set -- "$@" "$d/cap$i"
 			i=$((i + 1))
 		done
-		t_check "$what: at least $min_files files, each set up by a dumper (${setups})" \
-		    test "$setups" -ge $min_files
 		missing=
-		for f in $ours; do
+		for f in "$@"; do
 			[ -f "$f" ] || missing="$missing $f"
 		done
 		t_expect_eq "$what: every file a dumper was set up for exists" \
@@ -83,7 +83,7 @@ for writer in none ring; do
 		t_expect_eq "$what: no file is empty while a dumper is set up" \
 		    "" "$(grep 'is empty while' "$TMPDIR/$writer-$run.err")"
 		t_expect_eq "$what: all $N frames are in the files" $N \
-		    "$(frames_in $ours)"
+		    "$(frames_in "$@")"
 	done
 done
 t_done
