@@ -51,9 +51,9 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sched.h>
 #ifdef HAVE_PTHREADS
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #endif
 
@@ -874,7 +874,10 @@ struct sfc_sink {
  * writes and, giving up on a stalled savefile, the application's thread
  * can fail a sink: only the one that claims the error writes errmsg,
  * and err, stored last, tells readers the message is whole.  The claim
- * orders nothing else, so it needs no barrier.
+ * orders nothing else, so it needs no barrier.  Either way err is set
+ * when this returns, so that a caller may report it at once: a caller
+ * that lost the claim waits for the other thread's store, which comes
+ * soon, as that thread neither blocks nor can be cancelled before it.
  */
 static void
 sfc_sink_fail(struct sfc_sink *s, int err, int with_errno, const char *what)
@@ -882,8 +885,11 @@ sfc_sink_fail(struct sfc_sink *s, int err, int with_errno, const char *what)
 	int unclaimed = 0;
 
 	if (!__atomic_compare_exchange_n(&s->err_claimed, &unclaimed, 1, 0,
-	    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+	    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+		while (__atomic_load_n(&s->err, __ATOMIC_ACQUIRE) == 0)
+			sched_yield();
 		return;
+	}
 	if (err == 0)
 		err = EIO;
 	if (with_errno)
@@ -1644,22 +1650,14 @@ sfc_thr_start(struct sfc_thr **tp,
 
 /*
  * The writer's error, 0 or -1; if it gave up on a stalled savefile, a
- * sticky error says so, unless the writer thread kept one first.  Then
- * the message is whole before this returns, for pcap_dump_geterr(): a
- * writer thread that claimed the error first stores it at once, as it
- * neither blocks nor can be cancelled between the two.
+ * sticky error says so, unless the writer thread kept one first.
  */
 static int
 sfc_thr_error(struct sfc_thr *t, int err)
 {
-	struct sfc_sink *s = &t->pl->sink;
-
-	if (err == ETIMEDOUT) {
-		sfc_sink_fail(s, ETIMEDOUT, 0,
+	if (err == ETIMEDOUT)
+		sfc_sink_fail(&t->pl->sink, ETIMEDOUT, 0,
 		    "the savefile took no data for 10 seconds (a stalled disk or pipe); given up");
-		while (__atomic_load_n(&s->err, __ATOMIC_ACQUIRE) == 0)
-			sched_yield();
-	}
 	return (err != 0 ? -1 : 0);
 }
 
