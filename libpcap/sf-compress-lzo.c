@@ -78,17 +78,19 @@
 #define	LZOP_MAGIC	SFC_MAGIC(SFC_LZO)
 #define	LZOP_MAGIC_LEN	(pcapint_sfc_containers[SFC_LZO].magic_len)
 
-static int lzo_ready;
-
-/* The state of a decoder or encoder, after lzo_init() once. */
+/*
+ * The state of a decoder or encoder.  lzo_init() only checks that the
+ * library suits this build, and keeps nothing; calling it for each
+ * state needs no flag, which threads opening dumpers at once would
+ * share.
+ */
 static void *
 lzo_alloc(size_t size, char *errbuf)
 {
-	if (!lzo_ready && lzo_init() != LZO_E_OK) {
+	if (lzo_init() != LZO_E_OK) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "lzo_init failed");
 		return (NULL);
 	}
-	lzo_ready = 1;
 	return (pcapint_sfc_calloc(size, errbuf));
 }
 
