@@ -938,6 +938,22 @@ sfc_sink_out_of_space(int err)
 }
 
 /*
+ * Cut the file back to its first good bytes, which end at a block, after
+ * a write that found no space: 0, or -1 if it cannot be cut.
+ */
+static int
+sfc_sink_cut(struct sfc_sink *s, uint64_t good)
+{
+	off_t end = (off_t)(s->base + (int64_t)good);
+
+	if (!s->can_cut || ftruncate(s->fd, end) != 0 ||
+	    lseek(s->fd, end, SEEK_SET) != end)
+		return (-1);
+	SFC_STORE(s->out_bytes, good);
+	return (0);
+}
+
+/*
  * Writing block b failed, after the file had good bytes.  Out of space,
  * the block is lost and the file cut back to good, so that it ends with
  * a whole block and reads to its end; but the first block, the file
@@ -950,17 +966,14 @@ sfc_sink_lost(struct sfc_sink *s, const struct pcapint_sfc_block *b,
     uint64_t good)
 {
 	int err = errno;
-	off_t end = (off_t)(s->base + (int64_t)good);
 	int keep = s->blocks == 0 && !s->first_kept;
 
-	if (!sfc_sink_out_of_space(err) || !s->can_cut ||
-	    ftruncate(s->fd, end) != 0 || lseek(s->fd, end, SEEK_SET) != end ||
+	if (!sfc_sink_out_of_space(err) || sfc_sink_cut(s, good) != 0 ||
 	    (keep && (b->records != 0 ||
 	    (size_t)b->out_len > sizeof(s->hdr) - s->hdr_len))) {
 		sfc_sink_write_failed(s, err);
 		return (-1);
 	}
-	SFC_STORE(s->out_bytes, good);
 	if (keep) {
 		memcpy(s->hdr + s->hdr_len, b->res, (size_t)b->out_len);
 		s->hdr_len += (size_t)b->out_len;
@@ -1843,7 +1856,7 @@ sfc_cookie_close(void *cookie)
 	struct sfc_sink *s = &d->pl.sink;
 	u_char trailer[SFC_MAX_HEADER];
 	uint64_t good;
-	int ret;
+	int err, ret;
 
 	sfc_unregister(d);
 	if (d->thr != NULL)
@@ -1852,12 +1865,22 @@ sfc_cookie_close(void *cookie)
 	/* A file header kept through a full disk gets a last try. */
 	if (s->err == 0 && s->first_kept) {
 		good = s->out_bytes;
-		if (sfc_sink_head(s) == -1 && s->can_cut)
-			(void)ftruncate(s->fd, (off_t)(s->base + (int64_t)good));
+		if (sfc_sink_head(s) == -1)
+			(void)sfc_sink_cut(s, good);
 	}
+	/*
+	 * A trailer that finds no space is cut back as a block is, so that
+	 * the file still ends at a block, but closing fails: the file lacks
+	 * its end, which readers of its container other than ours report.
+	 */
+	good = s->out_bytes;
 	if (s->err == 0 && s->blocks != 0 && sfc_sink_write(s, trailer,
-	    s->codec->enc_trailer(d->pl.blk.enc, trailer)) == -1)
-		sfc_sink_write_failed(s, errno);
+	    s->codec->enc_trailer(d->pl.blk.enc, trailer)) == -1) {
+		err = errno;
+		if (sfc_sink_out_of_space(err))
+			(void)sfc_sink_cut(s, good);
+		sfc_sink_write_failed(s, err);
+	}
 	ret = s->err != 0 ? -1 : 0;
 	/* Don't close the standard output, which the program may still use. */
 	if (s->raw != NULL && s->raw != stdout && fclose(s->raw) == EOF)
