@@ -118,13 +118,15 @@ static void budget_drop(const char *);
 
 /*
  * The times at which writing stopped and resumed, for the figures at
- * the end; the capture thread alone uses these.
+ * the end; the capture thread alone uses these.  A stop that began and
+ * ended between two looks has only the time it was seen at.
  */
 #define STOPS_LISTED	10
 struct stops {
 	u_int count;
 	time_t stopped[STOPS_LISTED];
 	time_t resumed[STOPS_LISTED];	/* 0: not (yet) */
+	u_char ended_unseen[STOPS_LISTED];
 };
 
 /*
@@ -157,8 +159,8 @@ stop_ends(struct stops *s)
 }
 
 /*
- * "2 stops for lack of space (12:00:01 for 5 s, 12:03:00 until the
- * end)": when writing stopped, and for how long.
+ * "3 stops for lack of space (12:00:01 for 5 s, ended by 12:02:10,
+ * 12:03:00 until the end)": when writing stopped, and for how long.
  */
 static void
 print_stops(const struct stops *s, const char *why)
@@ -173,7 +175,10 @@ print_stops(const struct stops *s, const char *why)
 	for (i = 0; i < s->count && i < STOPS_LISTED; i++) {
 		strftime(when, sizeof(when), "%H:%M:%S",
 		    localtime(&s->stopped[i]));
-		fprintf(stderr, "%s%s", i > 0 ? ", " : "", when);
+		fprintf(stderr, "%s%s%s", i > 0 ? ", " : "",
+		    s->ended_unseen[i] ? "ended by " : "", when);
+		if (s->ended_unseen[i])
+			continue;
 		if (s->resumed[i] != 0)
 			fprintf(stderr, " for %.0f s",
 			    difftime(s->resumed[i], s->stopped[i]));
@@ -202,6 +207,9 @@ static u_int stopped_file;	/* files_opened when writing stopped, or 0 */
 static uint64_t written_at_stop;	/* records written to that file */
 static struct stops space_stops;
 static uint64_t lost_at_room;	/* records_lost when make_room() last ran */
+static u_int watched_file;	/* files_opened of the file looked at last */
+static uint64_t stops_seen;	/* its stops already told */
+static int stop_carried;	/* it opened during a stop, not yet seen in it */
 
 static void wait_if_closing(const char *);
 
@@ -439,15 +447,30 @@ file_done(const char *name, int status, const struct pcap_dump_stats *st,
 #ifdef HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS
 static void make_room(int64_t, int);
 
+static void
+stop_ended_unseen(struct stops *s)
+{
+	if (s->count < STOPS_LISTED)
+		s->ended_unseen[s->count] = 1;
+	stop_begins(s);
+}
+
 /*
  * Writing to d, the current file, has stopped for lack of space, or has
- * resumed: say so now.  A file that a rotation opened while writing was
- * stopped has resumed once it has a record.
+ * resumed: say so now.  libpcap counts each file's stops, so a stop
+ * that began and ended between two looks is said when it is seen.  A
+ * file that a rotation opened during a stop has resumed once it has a
+ * record; its first stop is taken to be that stop going on, as a file
+ * opened on a full disk finds no space for its first block.  The one
+ * case its figures tell apart is a file that has written records and
+ * is in its only stop: that stop began after writing resumed.
  */
 static void
 watch_space(pcap_dumper_t *d, const char *name, int writing_on)
 {
 	struct pcap_dump_stats st;
+	uint64_t began, unseen, i;
+	int ongoing;
 
 	memset(&st, 0, sizeof(st));
 	if (pcap_dump_get_stats(d, &st, sizeof(st)) != 0)
@@ -458,18 +481,44 @@ watch_space(pcap_dumper_t *d, const char *name, int writing_on)
 		lost_at_room = st.records_lost;
 		make_room(pcap_dump_ftell64(d), stopped_file == 0);
 	}
-	if (stopped_file == 0 && st.space_error != 0) {
+	if (watched_file != files_opened) {
+		watched_file = files_opened;
+		stops_seen = 0;
+		stop_carried = stopped_file != 0;
+	}
+	if (stop_carried && (st.space_stops != 0 || st.records_written != 0)) {
+		stop_carried = 0;
+		if (st.space_stops != 0 && !(st.space_stops == 1 &&
+		    st.space_error != 0 && st.records_written != 0))
+			stops_seen = 1;
+	}
+	began = st.space_stops - stops_seen;
+	stops_seen = st.space_stops;
+	if (stopped_file != 0 && (began != 0 || (st.space_error == 0 &&
+	    st.records_written >
+	    (stopped_file == files_opened ? written_at_stop : 0)))) {
+		stopped_file = 0;
+		stop_ends(&space_stops);
+		fprintf(stderr, "%s: %s: writing again\n", program_name, name);
+	}
+	if (stopped_file != 0)
+		return;
+	ongoing = st.space_error != 0;
+	unseen = began > (uint64_t)ongoing ? began - (uint64_t)ongoing : 0;
+	for (i = 0; i < unseen; i++)
+		stop_ended_unseen(&space_stops);
+	if (unseen == 1)
+		fprintf(stderr, "%s: %s: writing stopped for lack of space and has resumed; packets were lost meanwhile\n",
+		    program_name, name);
+	else if (unseen > 1)
+		fprintf(stderr, "%s: %s: writing stopped for lack of space %" PRIu64 " times and has resumed; packets were lost meanwhile\n",
+		    program_name, name, unseen);
+	if (ongoing) {
 		stopped_file = files_opened;
 		written_at_stop = st.records_written;
 		stop_begins(&space_stops);
 		fprintf(stderr, "%s: %s: %s; packets are lost until there is space\n",
 		    program_name, name, strerror(st.space_error));
-	} else if (stopped_file != 0 && st.space_error == 0 &&
-	    st.records_written >
-	    (stopped_file == files_opened ? written_at_stop : 0)) {
-		stopped_file = 0;
-		stop_ends(&space_stops);
-		fprintf(stderr, "%s: %s: writing again\n", program_name, name);
 	}
 }
 #else
@@ -827,8 +876,11 @@ dumpfile_close(pcap_dumper_t **pdd, const char *name, int last)
 
 	d = *pdd;
 	*pdd = NULL;
-	if (d != NULL && !last)
+	if (d != NULL && !last) {
 		budget_add(name);
+		/* A stop the file had since the last look is said now. */
+		watch_space(d, name, 0);
+	}
 	/* Not dump_failed: the closing thread may set it later. */
 	if (d != NULL && !last && close_in_background(d, name) == 0) {
 		budget_keep(max_pending);

@@ -7,6 +7,11 @@
  *	SLUICE_FAILWRITE=short	every write to a regular file writes at
  *				most half of what it was given (at least
  *				one byte), as a disk may
+ *	SLUICE_FAILWRITE=full:N	a regular file holds at most N bytes, as
+ *				on a full disk: a write that crosses N
+ *				writes what fits, the next fails with
+ *				ENOSPC; cutting the file back (ftruncate)
+ *				makes room again
  *
  * Writes to anything but a regular file (the terminal, pipes) are left
  * alone.  stdio's own writes do not go through this symbol in glibc; the
@@ -25,6 +30,7 @@
 static ssize_t (*real_write)(int, const void *, size_t);
 static long passes = -1;	/* -1: not eio mode */
 static int short_mode;
+static off_t room = -1;		/* -1: not full mode */
 static long count;		/* regular-file writes so far (atomically) */
 
 static void
@@ -41,6 +47,8 @@ setup(void)
 		passes = strtol(mode + 4, NULL, 10);
 	else if (strcmp(mode, "short") == 0)
 		short_mode = 1;
+	else if (strncmp(mode, "full:", 5) == 0)
+		room = (off_t)strtoll(mode + 5, NULL, 10);
 }
 
 ssize_t
@@ -59,5 +67,15 @@ write(int fd, const void *buf, size_t len)
 	}
 	if (short_mode && len > 1)
 		len /= 2;
+	if (room >= 0) {
+		off_t at = lseek(fd, 0, SEEK_CUR);
+
+		if (at >= room) {
+			errno = ENOSPC;
+			return (-1);
+		}
+		if (at >= 0 && (off_t)len > room - at)
+			len = (size_t)(room - at);
+	}
 	return (real_write(fd, buf, len));
 }
