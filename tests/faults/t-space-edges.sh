@@ -78,8 +78,12 @@ t_check "... holding the $((N - 685)) other packets, in order, the lost ones mis
 
 if ! "$TCPDUMP" -r "$in" -w "$TMPDIR/probe.pcap" --compress=lzo \
     --writer-ring=0 2>/dev/null; then
-	t_skip "an lzop trailer that finds no space" \
-	    "libpcap was built without --with-lzo"
+	if [ -n "${SLUICE_MASTER_SERIES:-}" ]; then
+		why="the master series leaves the lzop container out"
+	else
+		why="libpcap was built without --with-lzo"
+	fi
+	t_skip "an lzop trailer that finds no space" "$why"
 	t_done
 fi
 whole=$(stat -c %s "$TMPDIR/probe.pcap")
