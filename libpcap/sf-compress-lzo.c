@@ -79,10 +79,10 @@
 #define	LZOP_MAGIC_LEN	(pcapint_sfc_containers[SFC_LZO].magic_len)
 
 /*
- * The state of a decoder or encoder.  lzo_init() only checks that the
- * library suits this build, and keeps nothing; calling it for each
- * state needs no flag, which threads opening dumpers at once would
- * share.
+ * The state of a decoder or encoder.  lzo_init() checks that the
+ * library suits this build, and may be called any number of times, so
+ * it is called for each state: a flag of ours saying that it was would
+ * be shared by threads opening dumpers at once.
  */
 static void *
 lzo_alloc(size_t size, char *errbuf)

@@ -980,9 +980,15 @@ sfc_sink_lost(struct sfc_sink *s, const struct pcapint_sfc_block *b,
 		s->first_kept = 1;
 	}
 	SFC_STORE(s->records_lost, s->records_lost + b->records);
+	/*
+	 * The error before the count, released with it: a reader that
+	 * sees a stop counted sees it in space_error too, unless writing
+	 * resumed since.
+	 */
 	if (s->space_error == 0) {
-		SFC_STORE(s->space_stops, s->space_stops + 1);
 		SFC_STORE(s->space_error, err);
+		__atomic_store_n(&s->space_stops, s->space_stops + 1,
+		    __ATOMIC_RELEASE);
 	}
 	return (1);
 }
@@ -1156,7 +1162,8 @@ sfc_pipeline_stats(struct sfc_pipeline *pl, struct pcap_dump_stats *s)
 	s->blocks = SFC_LOAD(pl->sink.blocks);
 	s->blocks_stored = SFC_LOAD(pl->sink.blocks_stored);
 	s->records_lost = SFC_LOAD(pl->sink.records_lost);
-	s->space_stops = SFC_LOAD(pl->sink.space_stops);
+	s->space_stops = __atomic_load_n(&pl->sink.space_stops,
+	    __ATOMIC_ACQUIRE);
 	s->space_error = SFC_LOAD(pl->sink.space_error);
 	sfc_planner_stats(&pl->planner, s);
 }
@@ -1870,8 +1877,9 @@ sfc_cookie_close(void *cookie)
 	}
 	/*
 	 * A trailer that finds no space is cut back as a block is, so that
-	 * the file still ends at a block, but closing fails: the file lacks
-	 * its end, which readers of its container other than ours report.
+	 * the file still ends at a block and holds every record written; it
+	 * lacks only its container's end, which readers of that container
+	 * other than ours report.
 	 */
 	good = s->out_bytes;
 	if (s->err == 0 && s->blocks != 0 && sfc_sink_write(s, trailer,
