@@ -470,17 +470,11 @@ watch_space(pcap_dumper_t *d, const char *name, int writing_on)
 {
 	struct pcap_dump_stats st;
 	uint64_t began, unseen, i;
-	int ongoing;
+	int stop_began = 0;
 
 	memset(&st, 0, sizeof(st));
 	if (pcap_dump_get_stats(d, &st, sizeof(st)) != 0)
 		return;
-	/* A file at a time, each after a block that found no space. */
-	if (writing_on && st.space_error != 0 &&
-	    st.records_lost != lost_at_room) {
-		lost_at_room = st.records_lost;
-		make_room(pcap_dump_ftell64(d), stopped_file == 0);
-	}
 	if (watched_file != files_opened) {
 		watched_file = files_opened;
 		stops_seen = 0;
@@ -492,7 +486,13 @@ watch_space(pcap_dumper_t *d, const char *name, int writing_on)
 		    st.space_error != 0 && st.records_written != 0))
 			stops_seen = 1;
 	}
+	/*
+	 * libpcap sets the error before it counts the stop: a stop not
+	 * counted yet is seen at the next look.
+	 */
 	began = st.space_stops - stops_seen;
+	if (stopped_file == 0 && st.space_error != 0 && began == 0)
+		return;
 	stops_seen = st.space_stops;
 	if (stopped_file != 0 && (began != 0 || (st.space_error == 0 &&
 	    st.records_written >
@@ -501,24 +501,31 @@ watch_space(pcap_dumper_t *d, const char *name, int writing_on)
 		stop_ends(&space_stops);
 		fprintf(stderr, "%s: %s: writing again\n", program_name, name);
 	}
-	if (stopped_file != 0)
-		return;
-	ongoing = st.space_error != 0;
-	unseen = began > (uint64_t)ongoing ? began - (uint64_t)ongoing : 0;
-	for (i = 0; i < unseen; i++)
-		stop_ended_unseen(&space_stops);
-	if (unseen == 1)
-		fprintf(stderr, "%s: %s: writing stopped for lack of space and has resumed; packets were lost meanwhile\n",
-		    program_name, name);
-	else if (unseen > 1)
-		fprintf(stderr, "%s: %s: writing stopped for lack of space %" PRIu64 " times and has resumed; packets were lost meanwhile\n",
-		    program_name, name, unseen);
-	if (ongoing) {
+	if (stopped_file == 0) {
+		/* All but a stop still going on began and ended unseen. */
+		unseen = began - (st.space_error != 0 ? 1 : 0);
+		for (i = 0; i < unseen; i++)
+			stop_ended_unseen(&space_stops);
+		if (unseen == 1)
+			fprintf(stderr, "%s: %s: writing stopped for lack of space and has resumed; packets were lost meanwhile\n",
+			    program_name, name);
+		else if (unseen > 1)
+			fprintf(stderr, "%s: %s: writing stopped for lack of space %" PRIu64 " times and has resumed; packets were lost meanwhile\n",
+			    program_name, name, unseen);
+	}
+	if (stopped_file == 0 && st.space_error != 0) {
 		stopped_file = files_opened;
 		written_at_stop = st.records_written;
+		stop_began = 1;
 		stop_begins(&space_stops);
 		fprintf(stderr, "%s: %s: %s; packets are lost until there is space\n",
 		    program_name, name, strerror(st.space_error));
+	}
+	/* A file at a time, each after a block that found no space. */
+	if (writing_on && st.space_error != 0 &&
+	    st.records_lost != lost_at_room) {
+		lost_at_room = st.records_lost;
+		make_room(pcap_dump_ftell64(d), stop_began);
 	}
 }
 #else

@@ -22,6 +22,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,8 +48,13 @@ setup(void)
 		passes = strtol(mode + 4, NULL, 10);
 	else if (strcmp(mode, "short") == 0)
 		short_mode = 1;
-	else if (strncmp(mode, "full:", 5) == 0)
-		room = (off_t)strtoll(mode + 5, NULL, 10);
+	else if (strncmp(mode, "full:", 5) == 0) {
+		char *end;
+
+		room = (off_t)strtoll(mode + 5, &end, 10);
+		if (end == mode + 5 || *end != '\0' || room < 0)
+			abort();	/* a test's mistake: fail loudly */
+	}
 }
 
 ssize_t
@@ -68,7 +74,9 @@ write(int fd, const void *buf, size_t len)
 	if (short_mode && len > 1)
 		len /= 2;
 	if (room >= 0) {
-		off_t at = lseek(fd, 0, SEEK_CUR);
+		/* An O_APPEND write goes to the end, wherever the offset is. */
+		off_t at = (fcntl(fd, F_GETFL) & O_APPEND) ? st.st_size :
+		    lseek(fd, 0, SEEK_CUR);
 
 		if (at >= room) {
 			errno = ENOSPC;

@@ -47,12 +47,13 @@ full_run() {
 	sed "s/^/# $1: /" "$TMPDIR/$1.err"
 }
 
-# The size of the whole file, then room for all but the last block's
-# 300,000 bytes less than that: the second block cannot fit, the third
-# (about 206,000 bytes) then can.
+# The size of the whole file, then room for 300,000 bytes less than
+# that: the second block cannot fit, the third (about 200,000 bytes)
+# then can.
 "$TCPDUMP" -r "$in" -w "$TMPDIR/whole.pcap" --compress=zstd \
     --writer-ring=0 2>/dev/null
-whole=$(stat -c %s "$TMPDIR/whole.pcap")
+t_expect_eq "the whole file, with room for it: exit 0" 0 "$?"
+whole=$(wc -c <"$TMPDIR/whole.pcap")
 full_run unseen $((whole - 300000)) zstd
 f=$TMPDIR/unseen.pcap
 t_expect_eq "a stop between two looks: tcpdump exits 1, as packets were lost" 1 "$rc"
@@ -86,11 +87,14 @@ if ! "$TCPDUMP" -r "$in" -w "$TMPDIR/probe.pcap" --compress=lzo \
 	t_skip "an lzop trailer that finds no space" "$why"
 	t_done
 fi
-whole=$(stat -c %s "$TMPDIR/probe.pcap")
+whole=$(wc -c <"$TMPDIR/probe.pcap")
 full_run trailer $((whole - 2)) lzo
 f=$TMPDIR/trailer.pcap
 t_expect_eq "an lzop trailer with room for 2 of its 4 bytes: the file is cut back to its last block" \
-    $((whole - 4)) "$(stat -c %s "$f")"
+    $((whole - 4)) "$(wc -c <"$f")"
+t_expect_eq "... tcpdump exits 0: every packet is in the file" 0 "$rc"
+t_check "... and says nothing of lost packets" \
+    sh -c "! grep -q 'lost' '$TMPDIR/trailer.err'"
 t_expect_eq "... every block before it was written, exactly as in the whole file" \
     "$(head -c $((whole - 4)) "$TMPDIR/probe.pcap" | cksum)" "$(cksum <"$f")"
 "$CHK" "$f" >"$TMPDIR/trailer.chk" 2>&1
