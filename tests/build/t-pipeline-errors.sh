@@ -61,6 +61,36 @@ t_expect_eq "a good tarball in --with-tarball-dir is used" \
     "$TMPDIR/good/$(basename "$tarball")" \
     "$(sh "$fetch" libpcap "$v" 1.10.5-2 "$pins" "$TMPDIR/good" "$TMPDIR/cache" 2>/dev/null)"
 
+# make -j fetches libpcap and tcpdump from Debian at once, and apt-get
+# fails on its locks when another apt-get runs: the fetches take turns.
+# The stand-in apt-get hands out the tarball slowly, and fails as apt's
+# lock does if another run of it is under way.
+fakebin=$TMPDIR/fakeapt
+mkdir -p "$fakebin" "$TMPDIR/cache2"
+cat >"$fakebin/apt-get" <<EOF
+#!/bin/sh
+if ! mkdir "$TMPDIR/apt-busy" 2>/dev/null; then
+	echo "E: Could not get lock $TMPDIR/apt-busy" >&2
+	exit 100
+fi
+sleep 1
+cp "$tarball" libpcap_$v.orig.tar.xz
+rmdir "$TMPDIR/apt-busy"
+EOF
+chmod +x "$fakebin/apt-get"
+for i in 1 2; do
+	PATH="$fakebin:$PATH" sh "$fetch" libpcap "$v" 1.10.5-2 "$pins" "" \
+	    "$TMPDIR/cache2" >"$TMPDIR/fetch$i.out" 2>"$TMPDIR/fetch$i.err" &
+	eval "fetch$i=\$!"
+done
+wait "$fetch1"
+rc1=$?
+wait "$fetch2"
+t_expect_eq "two fetches from Debian at once both succeed, one after the other" \
+    "0 0 $TMPDIR/cache2/libpcap_$v.orig.tar.xz $TMPDIR/cache2/libpcap_$v.orig.tar.xz" \
+    "$rc1 $? $(cat "$TMPDIR/fetch1.out") $(cat "$TMPDIR/fetch2.out")"
+sed 's/^/# fetch: /' "$TMPDIR/fetch1.err" "$TMPDIR/fetch2.err"
+
 # A scratch repository whose overlay and patches we can break.
 repo=$TMPDIR/repo
 mkdir -p "$repo/patches"
