@@ -1416,6 +1416,9 @@ struct sfc_thr {
 	int	oversized;	/* the record is larger than the stage */
 	uint64_t too_big;	/* such records, dropped */
 
+	/* The file header, assembled before the thread started. */
+	uint64_t header_bytes;
+
 	/* The compression helpers; the assembler fills slot job_next. */
 	struct sfc_jobs *jobs;
 	int	jobs_tried;
@@ -1647,6 +1650,7 @@ sfc_thr_start(struct sfc_thr **tp,
 		return (-1);
 	}
 	t->pl = pl;
+	t->header_bytes = pl->assembler.in_bytes;
 #if defined(_POSIX_THREAD_CPUTIME) && _POSIX_THREAD_CPUTIME >= 0
 	if (params.blocking)
 		t->have_producer_clock =
@@ -1688,7 +1692,10 @@ sfc_thr_flush(struct sfc_thr *t)
 	return (sfc_thr_error(t, pcapint_writer_flush(t->writer)));
 }
 
-/* Records dropped (ring full, too large) are counted on this side. */
+/*
+ * Records dropped (ring full, too large) are counted on this side, and
+ * the stream handed over is what went into the ring.
+ */
 static void
 sfc_thr_stats(struct sfc_thr *t, struct pcap_dump_stats *s)
 {
@@ -1697,6 +1704,7 @@ sfc_thr_stats(struct sfc_thr *t, struct pcap_dump_stats *s)
 	pcapint_writer_get_stats(t->writer, &ws);
 	s->records_dropped = ws.dropped_full + t->too_big;
 	s->records = ws.records_in + ws.dropped_error + s->records_dropped;
+	s->bytes_in = t->header_bytes + ws.bytes_in;
 	s->ring_high_water = ws.high_water;
 	s->ring_size = ws.ring_size;
 }
@@ -1841,18 +1849,28 @@ pcapint_dump_compress_record(FILE *fp, const void *hdr, const u_char *data,
 	return (sfc_assemble_record(&d->pl.assembler, hdr, data, caplen));
 }
 
-/* ftell() only (pcap_dump_ftell64(), tcpdump -C): the bytes on disk. */
+/*
+ * ftell() only (pcap_dump_ftell64(), tcpdump -C).  An uncompressed
+ * savefile is where the stream handed over ends, written yet or not, as
+ * any FILE * is, so that a limit on its size holds to the record; a
+ * compressed one is at the bytes on disk, as what the rest takes is not
+ * known until it is compressed.
+ */
 static int
 sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *pos, int whence)
 {
 	struct sfc_dumper *d = cookie;
+	struct pcap_dump_stats s;
 
 	if (whence != SEEK_CUR || *pos != 0) {
 		errno = ESPIPE;
 		return (-1);
 	}
-	*pos = (SFC_COOKIE_OFF_T)(d->pl.sink.base +
-	    (int64_t)SFC_LOAD(d->pl.sink.out_bytes));
+	sfc_pipeline_stats(&d->pl, &s);
+	if (d->thr != NULL)
+		sfc_thr_stats(d->thr, &s);
+	*pos = (SFC_COOKIE_OFF_T)(d->pl.sink.base + (int64_t)
+	    (d->pl.sink.codec->compresses ? s.bytes_out : s.bytes_in));
 	return (0);
 }
 

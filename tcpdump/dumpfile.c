@@ -109,7 +109,11 @@ static uint64_t budget;			/* bytes; 0: none */
 static u_int ring_names;		/* -C -W: names in the ring; 0: none */
 static uint64_t space_budget;		/* what fitted when the disk filled */
 static int64_t budget_file_size;	/* -C's size, or 0 */
-static char **budget_files;		/* closed files, the oldest first */
+struct budget_file {
+	char	*name;
+	uint64_t handed;	/* pcap_dump_ftell64() when handed over */
+};
+static struct budget_file *budget_files; /* closed files, the oldest first */
 static u_int budget_nfiles, budget_alloc;
 static u_int budget_deleted;
 static u_int deleted_for_space;
@@ -642,6 +646,17 @@ wait_until_pending(u_int n)
 {
 	(void)pcap_dump_close_async_wait(n);
 }
+
+/*
+ * Where d's stream has reached: for a file not compressed, its size
+ * once the writer thread has caught up (the bytes on disk for one that
+ * is compressed).
+ */
+static int64_t
+stream_end(pcap_dumper_t *d)
+{
+	return (pcap_dump_ftell64(d));
+}
 #else
 static int
 close_in_background(pcap_dumper_t *d _U_, const char *name _U_)
@@ -657,6 +672,13 @@ wait_for_background(void)
 static void
 wait_until_pending(u_int n _U_)
 {
+}
+
+/* Without a writer thread a file is complete once closed. */
+static int64_t
+stream_end(pcap_dumper_t *d _U_)
+{
+	return (0);
 }
 #endif /* HAVE_PCAP_DUMP_OPEN_WITH_OPTIONS */
 
@@ -686,8 +708,8 @@ budget_drop(const char *name)
 	u_int i;
 
 	for (i = 0; i < budget_nfiles; i++) {
-		if (strcmp(budget_files[i], name) == 0) {
-			free(budget_files[i]);
+		if (strcmp(budget_files[i].name, name) == 0) {
+			free(budget_files[i].name);
 			memmove(&budget_files[i], &budget_files[i + 1],
 			    (budget_nfiles - i - 1) * sizeof(*budget_files));
 			budget_nfiles--;
@@ -696,11 +718,15 @@ budget_drop(const char *name)
 	}
 }
 
-/* A file closed at a rotation joins the budget's list. */
+/*
+ * A file closed at a rotation joins the budget's list, with where its
+ * stream had reached: for a file not compressed, the size it will have
+ * once the writer thread has written it.
+ */
 static void
-budget_add(const char *name)
+budget_add(const char *name, int64_t handed)
 {
-	char **grown;
+	struct budget_file *grown;
 
 	if (budget == 0 && ring_names == 0)
 		return;
@@ -712,8 +738,9 @@ budget_add(const char *name)
 		budget_files = grown;
 		budget_alloc = budget_alloc * 2 + 16;
 	}
-	if ((budget_files[budget_nfiles] = strdup(name)) == NULL)
+	if ((budget_files[budget_nfiles].name = strdup(name)) == NULL)
 		goto nomem;
+	budget_files[budget_nfiles].handed = handed > 0 ? (uint64_t)handed : 0;
 	budget_nfiles++;
 	return;
 
@@ -727,7 +754,7 @@ nomem:
 
 /*
  * What the files from the from'th on take, the last pending ones, which
- * may still grow, counted as at least room.
+ * may still grow, counted as at least room and what was handed to them.
  */
 static uint64_t
 budget_total(u_int from, u_int pending, uint64_t room)
@@ -737,10 +764,14 @@ budget_total(u_int from, u_int pending, uint64_t room)
 	u_int i;
 
 	for (i = from; i < budget_nfiles; i++) {
-		size = stat(budget_files[i], &st) == 0 ?
+		size = stat(budget_files[i].name, &st) == 0 ?
 		    (uint64_t)st.st_size : 0;
-		if (i + pending >= budget_nfiles && size < room)
-			size = room;
+		if (i + pending >= budget_nfiles) {
+			if (size < room)
+				size = room;
+			if (size < budget_files[i].handed)
+				size = budget_files[i].handed;
+		}
 		total += size;
 	}
 	return (total);
@@ -750,11 +781,11 @@ budget_total(u_int from, u_int pending, uint64_t room)
 static int
 budget_unlink(u_int i)
 {
-	if (unlink(budget_files[i]) == 0)
+	if (unlink(budget_files[i].name) == 0)
 		return (1);
 	if (errno != ENOENT)
 		fprintf(stderr, "%s: WARNING: %s: %s\n", program_name,
-		    budget_files[i], strerror(errno));
+		    budget_files[i].name, strerror(errno));
 	return (0);
 }
 
@@ -765,13 +796,16 @@ budget_forget(u_int n)
 	u_int i;
 
 	for (i = 0; i < n; i++)
-		free(budget_files[i]);
+		free(budget_files[i].name);
 	memmove(budget_files, &budget_files[n],
 	    (budget_nfiles - n) * sizeof(*budget_files));
 	budget_nfiles -= n;
 }
 
-/* Room for the next file: the -C size, or the largest file so far. */
+/*
+ * Room for the next file: the -C size, or the largest file so far, or
+ * handed to so far, if that is more.
+ */
 static uint64_t
 budget_room(void)
 {
@@ -780,10 +814,13 @@ budget_room(void)
 	u_int i;
 
 	room = budget_file_size > 0 ? (uint64_t)budget_file_size : 0;
-	for (i = 0; i < budget_nfiles; i++)
-		if (stat(budget_files[i], &st) == 0 &&
+	for (i = 0; i < budget_nfiles; i++) {
+		if (stat(budget_files[i].name, &st) == 0 &&
 		    (uint64_t)st.st_size > room)
 			room = (uint64_t)st.st_size;
+		if (budget_files[i].handed > room)
+			room = budget_files[i].handed;
+	}
 	return (room);
 }
 
@@ -884,7 +921,7 @@ dumpfile_close(pcap_dumper_t **pdd, const char *name, int last)
 	d = *pdd;
 	*pdd = NULL;
 	if (d != NULL && !last) {
-		budget_add(name);
+		budget_add(name, stream_end(d));
 		/* A stop the file had since the last look is said now. */
 		watch_space(d, name, 0);
 	}

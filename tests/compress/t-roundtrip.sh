@@ -4,6 +4,9 @@
 # block sizes and a set of tcpdump's own test captures (pcap and pcapng,
 # large and small, empty), what the standard tool decompresses and what
 # tcpdump -r reads back are exactly what plain "tcpdump -r X -w" writes.
+# Written uncompressed, pcap_dump_ftell64() is where the stream handed
+# over ends after every packet, with a writer thread too; compressed,
+# without one, it is the bytes on disk.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
 need_cmd gzip lz4 zstd cmp
@@ -59,6 +62,16 @@ for f in $files; do
 			fi
 		done
 	done
+	# Uncompressed through a writer thread: pcap_dump_ftell64() is
+	# where the stream handed over ends after every packet, however
+	# far behind the thread is (sfc-api checks it), as tcpdump -C needs.
+	if "$API" write "$in" "$TMPDIR/out.ring" none 65536 1048576 \
+	    >/dev/null 2>"$TMPDIR/err"; then
+		t_check "$f none, writer thread: the plain savefile" \
+		    cmp "$TMPDIR/out.ring" "$plain"
+	else
+		t_fail "$f none, writer thread: sfc-api write: $(head -3 "$TMPDIR/err")"
+	fi
 done
 
 # Levels, and the FILE * opener.

@@ -4,7 +4,8 @@
 # tcpdump -C 1 --disk-budget=5m, fed 100 MB of random frames, never has
 # more than 5 MiB of files on disk (sampled every 0.05 s), keeps the
 # newest files, which hold the last frames sent, in order, and says how
-# many files it deleted.  A file of an earlier run in the same directory
+# many files it deleted.  Each file ends with the record that took it
+# over -C's size, however far behind the writer thread is.  A file of an earlier run in the same directory
 # is left alone.  The refusals are one sentence each.
 
 . "$SLUICE_SRCDIR/tests/lib.sh"
@@ -52,6 +53,13 @@ t_check "... and the budget was used: more than 3 MiB kept ($end)" \
 t_expect_eq "the file of an earlier run is still there" "earlier run" \
     "$(cat "$dir/f999")"
 rm "$dir/f999"
+# -C counts what was handed to the writer thread, not what it has
+# written so far: each file but the last ends with the first record
+# that took it over 1,000,000 bytes, as stock tcpdump's do.
+sizes=$(cd "$dir" && ls | grep '^f' | sort -V | sed '$d' | xargs stat -c %s | tr '\n' ' ')
+t_check "each full file is over 1,000,000 bytes by less than a record ($sizes)" \
+    sh -c "echo '$sizes' | awk '{ for (i = 1; i <= NF; i++)
+        if (\$i <= 1000000 || \$i > 1000000 + 1530) exit 1; exit NF == 0 }'"
 # The files kept hold the last frames, in order, up to the last sent.
 # shellcheck disable=SC2046 # file names are ours, without blanks
 cat_frames() {

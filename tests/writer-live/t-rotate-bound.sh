@@ -10,9 +10,10 @@
 #
 # The "disk" here is a set of FIFOs with 1 MiB pipe buffers that a
 # holder opens and does not read at first: each file takes 1 MiB
-# (eight 128 KiB blocks: with -C, tcpdump makes blocks of the largest
+# (four 256 KiB blocks: with -C, tcpdump makes blocks of the largest
 # power of two within a quarter of the size), then its writes block.
-# -C 1000k rotates after those eight blocks, so every file ends up
+# -C 1500k hands each file half a megabyte more than that (-C counts
+# what was handed to the writer thread), so every file ends up
 # blocked.  What must hold:
 #  - while nothing is read, tcpdump has five of the files open (four
 #    being finished, the one it just handed over, the capture waiting)
@@ -28,7 +29,7 @@
 
 netns_live_setup mkfifo perl
 
-N=6000		# 1514-byte frames: 9 MB, nine files' worth
+N=6000		# 1514-byte frames: 9 MB, six files' worth
 D=$TMPDIR/b
 NAMES="f0 f1 f2 f3 f4 f5 f6 f7 f8"
 mkdir "$D"
@@ -94,7 +95,7 @@ fifos_open() {
 	    awk '{ $1 = $1; print NF, $0 }'
 }
 
-start_tcpdump b -s 2048 -B 4096 --writer-ring=4m -C 1000k -W 9 \
+start_tcpdump b -s 2048 -B 4096 --writer-ring=4m -C 1500k -W 9 \
     -w "$D/f"
 send_frames $N random1518
 # The capture blocks once the fifth file is handed over; wait for that
