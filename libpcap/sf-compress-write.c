@@ -1692,10 +1692,14 @@ sfc_thr_flush(struct sfc_thr *t)
 	return (sfc_thr_error(t, pcapint_writer_flush(t->writer)));
 }
 
-/*
- * Records dropped (ring full, too large) are counted on this side, and
- * the stream handed over is what went into the ring.
- */
+/* The stream handed over: the file header, then what went into the ring. */
+static uint64_t
+sfc_thr_bytes_in(struct sfc_thr *t)
+{
+	return (t->header_bytes + pcapint_writer_bytes_in(t->writer));
+}
+
+/* Records dropped (ring full, too large) are counted on this side. */
 static void
 sfc_thr_stats(struct sfc_thr *t, struct pcap_dump_stats *s)
 {
@@ -1704,7 +1708,7 @@ sfc_thr_stats(struct sfc_thr *t, struct pcap_dump_stats *s)
 	pcapint_writer_get_stats(t->writer, &ws);
 	s->records_dropped = ws.dropped_full + t->too_big;
 	s->records = ws.records_in + ws.dropped_error + s->records_dropped;
-	s->bytes_in = t->header_bytes + ws.bytes_in;
+	s->bytes_in = sfc_thr_bytes_in(t);
 	s->ring_high_water = ws.high_water;
 	s->ring_size = ws.ring_size;
 }
@@ -1738,6 +1742,7 @@ struct sfc_thr;
 #define	sfc_thr_record(t, hdr, data, caplen)	(-1)
 #define	sfc_thr_flush(t)			(0)
 #define	sfc_thr_stats(t, s)			((void)0)
+#define	sfc_thr_bytes_in(t)			((uint64_t)0)
 #define	sfc_thr_stop(t)				((void)0)
 #endif
 
@@ -1860,17 +1865,19 @@ static int
 sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *pos, int whence)
 {
 	struct sfc_dumper *d = cookie;
-	struct pcap_dump_stats s;
+	uint64_t at;
 
 	if (whence != SEEK_CUR || *pos != 0) {
 		errno = ESPIPE;
 		return (-1);
 	}
-	sfc_pipeline_stats(&d->pl, &s);
-	if (d->thr != NULL)
-		sfc_thr_stats(d->thr, &s);
-	*pos = (SFC_COOKIE_OFF_T)(d->pl.sink.base + (int64_t)
-	    (d->pl.sink.codec->compresses ? s.bytes_out : s.bytes_in));
+	if (d->pl.sink.codec->compresses)
+		at = SFC_LOAD(d->pl.sink.out_bytes);
+	else if (d->thr != NULL)
+		at = sfc_thr_bytes_in(d->thr);
+	else
+		at = SFC_LOAD(d->pl.assembler.in_bytes);
+	*pos = (SFC_COOKIE_OFF_T)(d->pl.sink.base + (int64_t)at);
 	return (0);
 }
 

@@ -427,6 +427,8 @@ int	pcapint_writer_flush(struct pcapint_writer *);
 ptrdiff_t	pcapint_writer_write_cancellable(int, const void *, size_t);
 void	pcapint_writer_get_stats(struct pcapint_writer *,
 	    struct pcapint_writer_stats *);
+/* The bytes put so far, on the producer's thread: no shared line read. */
+uint64_t	pcapint_writer_bytes_in(struct pcapint_writer *);
 /* On the writer thread. */
 size_t	pcapint_writer_backlog(struct pcapint_writer *);
 size_t	pcapint_writer_ring_size(struct pcapint_writer *);

@@ -531,6 +531,12 @@ pcapint_writer_write_cancellable(int fd, const void *buf, size_t len)
 	return (n);
 }
 
+uint64_t
+pcapint_writer_bytes_in(struct pcapint_writer *w)
+{
+	return (w->bytes_in);
+}
+
 size_t
 pcapint_writer_backlog(struct pcapint_writer *w)
 {
