@@ -427,7 +427,10 @@ int	pcapint_writer_flush(struct pcapint_writer *);
 ptrdiff_t	pcapint_writer_write_cancellable(int, const void *, size_t);
 void	pcapint_writer_get_stats(struct pcapint_writer *,
 	    struct pcapint_writer_stats *);
-/* The bytes put so far, on the producer's thread: no shared line read. */
+/*
+ * The bytes put so far.  Call it on the producer's thread: it reads only
+ * a counter that thread writes, not a cache line the writer thread does.
+ */
 uint64_t	pcapint_writer_bytes_in(struct pcapint_writer *);
 /* On the writer thread. */
 size_t	pcapint_writer_backlog(struct pcapint_writer *);

@@ -362,7 +362,8 @@ pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
 		ring_copy(w, head + alen, b, blen);
 	__atomic_store_n(&w->head, head + len, __ATOMIC_RELEASE);
 	w->records_in++;
-	w->bytes_in += len;
+	/* Others read it through pcapint_writer_get_stats(). */
+	__atomic_store_n(&w->bytes_in, w->bytes_in + len, __ATOMIC_RELAXED);
 	/*
 	 * The handshake of writer_main().  tail_seen may be far behind, and
 	 * by it every record would wake the writer for less than wake_bytes;
@@ -673,7 +674,7 @@ pcapint_writer_get_stats(struct pcapint_writer *w,
 {
 	size_t used;
 
-	st->bytes_in = w->bytes_in;
+	st->bytes_in = __atomic_load_n(&w->bytes_in, __ATOMIC_RELAXED);
 	st->records_in = w->records_in;
 	st->dropped_full = w->dropped_full;
 	st->dropped_error = w->dropped_error;

@@ -7,6 +7,10 @@
  *                                         a writer thread whose ring is
  *                                         RING bytes
  *   sfc-api fwrite IN OUT SPEC            same, through the FILE * opener
+ *   sfc-api append IN OUT SPEC BLOCKSIZE [RING]
+ *                                         same, the FILE * opened for
+ *                                         appending to what OUT holds:
+ *                                         positions count from its end
  *   sfc-api mixed IN OUT SPEC PLAIN       copy IN to OUT compressed and to
  *                                         PLAIN uncompressed, turn about;
  *                                         every other record of OUT is
@@ -92,7 +96,7 @@ copy(int argc, char **argv, int use_fopen)
 	const u_char *data;
 	struct pcap_dump_stats st;
 	uint64_t n, in;
-	int64_t pos;
+	int64_t pos, base;
 	struct stat sb;
 	FILE *f;
 	unsigned long ring;
@@ -113,9 +117,11 @@ copy(int argc, char **argv, int use_fopen)
 		fprintf(stderr, "set_writer_thread: %s\n", errbuf);
 		return (1);
 	}
+	base = 0;
 	if (use_fopen) {
-		f = fopen(argv[3], "wb");
-		if (f == NULL) {
+		f = fopen(argv[3], use_fopen == 2 ? "ab" : "wb");
+		if (f == NULL || fseeko(f, 0, SEEK_END) != 0 ||
+		    (base = ftello(f)) < 0) {
 			perror(argv[3]);
 			return (1);
 		}
@@ -136,7 +142,7 @@ copy(int argc, char **argv, int use_fopen)
 		in += 16 + h->caplen;
 		pos = pcap_dump_ftell64(d);
 		if (pcap_dump_get_stats(d, &st, sizeof(st)) != 0 ||
-		    pos != (int64_t)(plain ? in : st.bytes_out))
+		    pos != base + (int64_t)(plain ? in : st.bytes_out))
 			ftell_ok = 0;
 	}
 	CHECK(r == PCAP_ERROR_BREAK, "pcap_next_ex: %s", pcap_geterr(p));
@@ -783,6 +789,8 @@ main(int argc, char **argv)
 		return (copy(argc, argv, 0));
 	if (strcmp(argv[1], "fwrite") == 0)
 		return (copy(argc, argv, 1));
+	if (strcmp(argv[1], "append") == 0)
+		return (copy(argc, argv, 2));
 	if (strcmp(argv[1], "mixed") == 0)
 		return (mixed(argc, argv));
 	if (strcmp(argv[1], "read") == 0 && argc > 2)

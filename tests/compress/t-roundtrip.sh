@@ -72,6 +72,17 @@ for f in $files; do
 	else
 		t_fail "$f none, writer thread: sfc-api write: $(head -3 "$TMPDIR/err")"
 	fi
+	# The same through a FILE * that appends to what the file holds:
+	# the position counts from where the dumper began.
+	printf 'fifteen bytes!\n' >"$TMPDIR/out.app"
+	if "$API" append "$in" "$TMPDIR/out.app" none 65536 1048576 \
+	    >/dev/null 2>"$TMPDIR/err"; then
+		t_check "$f none, writer thread, appended: what the file held, then the plain savefile" \
+		    sh -c "[ \"\$(head -c 15 '$TMPDIR/out.app')\" = 'fifteen bytes!' ] &&
+			tail -c +16 '$TMPDIR/out.app' | cmp -s - '$plain'"
+	else
+		t_fail "$f none, writer thread, appended: sfc-api append: $(head -3 "$TMPDIR/err")"
+	fi
 done
 
 # Levels, and the FILE * opener.
