@@ -529,7 +529,8 @@ watch_space(pcap_dumper_t *d, const char *name, int writing_on)
 	if (writing_on && st.space_error != 0 &&
 	    st.records_lost != lost_at_room) {
 		lost_at_room = st.records_lost;
-		make_room(pcap_dump_ftell64(d), stop_began);
+		/* What the disk holds, not what was handed to the file. */
+		make_room((int64_t)st.bytes_out, stop_began);
 	}
 }
 #else
@@ -804,7 +805,7 @@ budget_forget(u_int n)
 
 /*
  * Room for the next file: the -C size, or the largest file so far, or
- * handed to so far, if that is more.
+ * the most handed to any file so far, if that is more.
  */
 static uint64_t
 budget_room(void)
