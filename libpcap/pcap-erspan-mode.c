@@ -25,9 +25,7 @@
  * THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
- */
-
-/*
+ *
  * ERSPAN mode: DLT_ERSPAN handles deliver the frames mirrored in ERSPAN,
  * stripped here once the filter, compiled for the outer frames, passed.
  */

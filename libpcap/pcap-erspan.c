@@ -27,11 +27,7 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  */
 
-/*
- * ERSPAN decapsulation, as gen_erspan() does it in BPF: change both.
- * Tests compile this file alone, so it uses only the C library.
- */
-
+/* Tests compile this file alone, so it uses only the C library. */
 #include <config.h>
 #include <string.h>
 #include "pcap-erspan.h"
@@ -49,57 +45,7 @@
 #define ETHER_HDRLEN_	14
 
 #define get_be16(p)	((unsigned int)(p)[0] << 8 | (p)[1])
-#define get_be32(p)	((uint32_t)(p)[0] << 24 | (uint32_t)(p)[1] << 16 | \
-			    (uint32_t)(p)[2] << 8 | (p)[3])
-
-/* The ERSPAN II or III header at h. */
-static int
-erspan_parse_header(const unsigned char *pkt, size_t caplen, size_t h,
-    struct pcapint_erspan *info)
-{
-	const unsigned char *e = pkt + h;
-	unsigned int w0;
-
-	if (caplen - h < 1)
-		return (PCAPINT_ERSPAN_TRUNCATED);
-	info->version = e[0] >> 4;
-	if (info->version != info->type - 1)	/* II: 1, III: 2 */
-		return (PCAPINT_ERSPAN_BAD_VERSION);
-	info->hdrlen = info->type == 2 ? 8 : 12;
-	if (caplen - h < info->hdrlen)
-		return (PCAPINT_ERSPAN_TRUNCATED);
-	if (info->type == 2)
-		info->index = get_be32(e + 4) & 0x000fffff;
-	else {
-		info->timestamp = get_be32(e + 4);
-		info->sgt = get_be16(e + 8);
-		info->p = e[10] >> 7;
-		info->ft = (e[10] >> 2) & 0x1f;
-		info->hw_id = (get_be16(e + 10) >> 4) & 0x3f;
-		info->d = (e[11] >> 3) & 1;
-		info->gra = (e[11] >> 1) & 3;
-		info->o = e[11] & 1;
-		/* Only frame type 0 has an Ethernet header to hand on. */
-		if (info->ft != 0)
-			return (PCAPINT_ERSPAN_NOT_ETHERNET);
-		if (info->o) {
-			info->hdrlen = 20;
-			if (caplen - h < 20)
-				return (PCAPINT_ERSPAN_TRUNCATED);
-			info->platf_id = e[12] >> 2;
-			info->platf_info =
-			    ((uint64_t)(get_be32(e + 12) & 0x03ffffff) << 32) |
-			    get_be32(e + 16);
-		}
-	}
-	w0 = (unsigned int)get_be32(e);
-	info->vlan = (w0 >> 16) & 0x0fff;
-	info->cos = (w0 >> 13) & 0x7;
-	info->en = (w0 >> 11) & 0x3;
-	info->t = (w0 >> 10) & 0x1;
-	info->session = w0 & 0x3ff;
-	return (PCAPINT_ERSPAN_OK);
-}
+#define get_be32(p)	((uint32_t)get_be16(p) << 16 | get_be16((p) + 2))
 
 int
 pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
@@ -107,7 +53,7 @@ pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 {
 	size_t pos, ip, gre, h, ip_end, opt;
 	unsigned int ethertype, proto, ihl, flags;
-	int ret, v6;
+	int v6;
 
 	memset(info, 0, sizeof(*info));
 	/* Up to two outer tags, then IPv4 or IPv6. */
@@ -136,8 +82,7 @@ pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 	if (!v6 && (get_be16(pkt + ip + 6) & 0x3fff) != 0)
 		return (PCAPINT_ERSPAN_FRAGMENT);
 	info->gre_off = gre = ip + ihl * 4;
-	ip_end = v6 ? gre + get_be16(pkt + ip + 4) :
-	    ip + get_be16(pkt + ip + 2);
+	ip_end = (v6 ? gre : ip) + get_be16(pkt + ip + (v6 ? 4 : 2));
 	/* GRE (RFC 2784, 2890): checksum and reserved, key, sequence. */
 	if (caplen < gre + 4)
 		return (PCAPINT_ERSPAN_TRUNCATED);
@@ -160,13 +105,48 @@ pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 		info->key = get_be32(pkt + opt);
 	if (info->has_seq)
 		info->seq = get_be32(pkt + opt + 4 * (size_t)info->has_key);
-
 	/* The S bit, not the GRE version, tells type II: devices send 0. */
 	info->type = proto == PCAPINT_ERSPAN_PROTO_III ? 3 :
 	    (flags & GRE_S) ? 2 : 1;
-	if (info->type != 1 && (ret = erspan_parse_header(pkt, caplen, h,
-	    info)) != PCAPINT_ERSPAN_OK)
-		return (ret);
+	if (info->type != 1) {
+		const unsigned char *e = pkt + h;
+
+		if (caplen - h < 1)
+			return (PCAPINT_ERSPAN_TRUNCATED);
+		info->version = e[0] >> 4;
+		if (info->version != info->type - 1)	/* II: 1, III: 2 */
+			return (PCAPINT_ERSPAN_BAD_VERSION);
+		info->hdrlen = info->type == 2 ? 8 : 12;
+		if (caplen - h < info->hdrlen)
+			return (PCAPINT_ERSPAN_TRUNCATED);
+		if (info->type == 2)
+			info->index = get_be32(e + 4) & 0x000fffff;
+		else {
+			info->timestamp = get_be32(e + 4);
+			info->sgt = get_be16(e + 8);
+			info->p = e[10] >> 7;
+			info->ft = (e[10] >> 2) & 0x1f;
+			info->hw_id = (get_be16(e + 10) >> 4) & 0x3f;
+			info->d = (e[11] >> 3) & 1;
+			info->gra = (e[11] >> 1) & 3;
+			info->o = e[11] & 1;
+			if (info->ft != 0)	/* only type 0 is Ethernet */
+				return (PCAPINT_ERSPAN_NOT_ETHERNET);
+		}
+		if (info->o) {		/* type III only */
+			info->hdrlen = 20;
+			if (caplen - h < 20)
+				return (PCAPINT_ERSPAN_TRUNCATED);
+			info->platf_id = e[12] >> 2;
+			info->platf_info = (uint64_t)(get_be32(e + 12) &
+			    0x03ffffff) << 32 | get_be32(e + 16);
+		}
+		info->vlan = get_be16(e) & 0x0fff;
+		info->cos = e[2] >> 5;
+		info->en = (e[2] >> 3) & 3;
+		info->t = (e[2] >> 2) & 1;
+		info->session = get_be16(e + 2) & 0x3ff;
+	}
 	info->inner_off = h + info->hdrlen;
 	/* The IP length, so that Ethernet padding is not inner data. */
 	if (ip_end < info->inner_off + ETHER_HDRLEN_)
@@ -190,7 +170,6 @@ static const char *const erspan_reasons[] = {
 const char *
 pcapint_erspan_strerror(int reason)
 {
-	if (reason < PCAPINT_ERSPAN_OK || reason > PCAPINT_ERSPAN_TRUNCATED)
-		return ("unknown ERSPAN error");
-	return (erspan_reasons[reason]);
+	return ((unsigned int)reason <= PCAPINT_ERSPAN_TRUNCATED ?
+	    erspan_reasons[reason] : "unknown ERSPAN error");
 }

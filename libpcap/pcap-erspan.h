@@ -25,15 +25,11 @@
  * THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
- */
-
-/*
- * User-space decapsulation of ERSPAN I, II and III (frame type 0) in GRE
- * over IPv4 or IPv6 in Ethernet.  It accepts exactly what the "erspan"
- * filter primitive (gen_erspan() in gencode.c) matches, so that a frame
- * the kernel passed can always be stripped and no other is taken for
- * ERSPAN: two VLAN tags at most, no IPv4 fragment or IPv6 extension
- * header, GRE version 0 without routing, all within the IP length.
+ *
+ * Decapsulation of ERSPAN I, II and III (frame type 0) in GRE over IPv4
+ * or IPv6 (no extension header) in Ethernet.  It accepts exactly what
+ * gen_erspan() in gencode.c matches (change both), so that a frame the
+ * kernel passed can always be stripped and no other is taken for ERSPAN.
  */
 
 #ifndef pcap_erspan_h
@@ -67,39 +63,26 @@ struct pcapint_erspan {
 	size_t		inner_len;	/* its length per the outer IP length */
 	unsigned int	outer_tags;	/* outer 802.1Q/802.1ad tags, 0-2 */
 	unsigned int	ip_version;	/* 4 or 6 */
-	size_t		ip_off;		/* offset of the outer IP header */
-	size_t		gre_off;	/* offset of the GRE header */
+	size_t		ip_off, gre_off;	/* IP and GRE header offsets */
 	unsigned int	gre_hdrlen;	/* 4, 8, 12 or 16 */
-	int		has_key;
-	uint32_t	key;
-	int		has_seq;
-	uint32_t	seq;
+	int		has_key, has_seq;	/* GRE K and S bits */
+	uint32_t	key, seq;
 	/* ERSPAN header (type I has none: only "type" is set). */
 	unsigned int	type;		/* 1, 2 or 3 */
 	unsigned int	hdrlen;		/* 0, 8, 12 or 20 */
 	unsigned int	version;	/* Ver field: 1 (II) or 2 (III) */
-	unsigned int	vlan;		/* 12 bits */
-	unsigned int	cos;		/* 3 bits */
-	unsigned int	en;		/* 2 bits: En (II) or BSO (III) */
-	unsigned int	t;		/* frame was truncated by the source */
-	unsigned int	session;	/* 10 bits */
+	/* Named as in the header; en: En (II) or BSO (III); t: truncated. */
+	unsigned int	vlan, cos, en, t, session;
 	uint32_t	index;		/* type II: 20-bit port index */
-	uint32_t	timestamp;	/* type III */
-	unsigned int	sgt;		/* type III: 16 bits */
-	unsigned int	p;		/* type III: 1 bit */
-	unsigned int	ft;		/* type III: frame type, 5 bits */
-	unsigned int	hw_id;		/* type III: 6 bits */
-	unsigned int	d;		/* type III: 0 ingress, 1 egress */
-	unsigned int	gra;		/* type III: timestamp granularity */
-	unsigned int	o;		/* type III: platform subheader present */
-	unsigned int	platf_id;	/* type III with O: 6 bits */
-	uint64_t	platf_info;	/* type III with O: low 58 bits */
+	/* Type III; d: 1 egress, gra: timestamp granularity; platf_ with O */
+	uint32_t	timestamp;
+	unsigned int	sgt, p, ft, hw_id, d, gra, o, platf_id;
+	uint64_t	platf_info;	/* low 58 bits */
 };
 
 /* Decapsulate pkt; "info" is filled in only on PCAPINT_ERSPAN_OK. */
 int	pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 	    struct pcapint_erspan *info);
-
 const char *pcapint_erspan_strerror(int reason);
 
 #endif /* pcap_erspan_h */

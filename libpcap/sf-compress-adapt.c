@@ -27,36 +27,23 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * sf-compress-adapt.c - the level controller: which rung of its codec's
- * ladder a compressed savefile's next blocks are written at.
- *
- * The model.  Over the last blocks at the current rung, per input byte:
- * x ns of CPU compressing, r bytes written, y ns of the disk's time per
- * byte written, z ns of wall-clock time; N threads compress, on C CPUs.
- * The writer keeps up while its load, the largest of the disk's r y / z,
- * the threads' (x + r y) / (N z) and the CPUs' x / (C z), is below 1.
- * Another rung changes x and r, not y or z: its x and r are what it did
- * when last measured, or the current rung's scaled by the ladder's
- * costs and gains.  Against storing (x = 0, r = 1) this is Shimizu et
- * al.'s condition: compressing pays while x + r y < y.
- *
- *  1. Saturated (load above BUSY, or a backlog in the ring): one rung
- *     towards the lowest predicted load, if that is lower by MARGIN.
- *     Disk-bound that climbs, CPU-bound it descends.
- *  2. Keeping up: climb only to a rung predicted to leave the load below
- *     SAFE, cost at most CPU_LOW of the threads and write SIZE_GAIN
- *     fewer bytes; descend when compressing takes more than CPU_HIGH.
- *     A disk that keeps up gains only a smaller file from a higher rung,
- *     and its CPU may be the one the capture needs.
- *  3. Copying a savefile, where nothing is lost by waiting: the most
- *     thorough rung predicted to take no longer than writing every byte
- *     as it is (COPY_UP to climb, COPY_DOWN to descend).
- *  Always, a codec that saves less than MIN_GAIN descends, and on rung 0
- *  one block in PCAPINT_SFC_ADAPT_PROBE_EVERY tries the codec.
- *
- * Moves wait for HOLD_UP or HOLD_DOWN votes in a row (one when the
- * backlog grows) and WARMUP blocks at a new rung; what a rung and the
- * disk did is trusted for STALE and DISK_STALE bytes of input.  Nothing
- * here reads a clock or does I/O, so it can be tested with made-up timings.
+ * ladder a compressed savefile's next blocks are written at.  Per input
+ * byte over the last blocks at the current rung: x ns of CPU compressing,
+ * r bytes written, y ns of the disk's time per byte written, z ns of wall
+ * time; N threads compress, on C CPUs.  The writer keeps up while its load,
+ * the largest of the disk's r y / z, the threads' (x + r y) / (N z) and the
+ * CPUs' x / (C z), is below 1.  Another rung has the x and r it had when
+ * last measured, or the current rung's scaled by the ladder.  Against
+ * storing (x = 0, r = 1) this is Shimizu et al.'s condition: compressing
+ * pays while x + r y < y.  The rules:
+ *  1. Saturated (a high load or a backlog): towards the lowest predicted
+ *     load, disk-bound upwards, CPU-bound downwards.
+ *  2. Keeping up: climb only for fewer bytes at little CPU, which may be the
+ *     capture's; descend when compressing takes much.
+ *  3. Copying a savefile, where waiting loses nothing: the most thorough
+ *     rung predicted as fast as a plain copy.
+ * Moves wait for votes in a row and for WARMUP blocks at a new rung.
+ * Nothing here reads a clock or does I/O: tests use made-up timings.
  */
 
 #include <config.h>
@@ -67,10 +54,7 @@
 
 #include "sf-compress.h"
 
-/*
- * The tunables, set by measuring traffic into slow and fast sinks.  Loads
- * are shares of the busiest resource's time; weights smooth over blocks.
- */
+/* Set by measuring traffic into slow and fast sinks; loads are shares. */
 #define	ADAPT_BUSY		0.85	/* saturated above it: rule 1 */
 #define	ADAPT_SAFE		0.70	/* rule 2 never climbs above it */
 #define	ADAPT_MARGIN		0.04	/* rungs differ by more than this */
@@ -90,22 +74,18 @@
 #define	ADAPT_BACKLOG_LOW	(1.0 / 16)	/* of the ring: late */
 #define	ADAPT_BACKLOG_HIGH	(1.0 / 2)	/* of the ring: urgent */
 #define	ADAPT_TREND		(1.0 / 4)	/* the backlog's trend */
-#define	ADAPT_STALE		((uint64_t)1 << 30)	/* input bytes a rung's
-							   figures hold */
-#define	ADAPT_DISK_STALE	((uint64_t)256 << 20)	/* ... the disk's */
+#define	ADAPT_STALE		((uint64_t)1 << 30)	/* input bytes valid */
+#define	ADAPT_DISK_STALE	((uint64_t)256 << 20)	/* ... for the disk */
 #define	ADAPT_DISK_BLOCKED	0.5	/* disk-bound above this in write() */
 #define	ADAPT_BUSY_MAX		2.0	/* one block's load counts at most */
 #define	ADAPT_GAIN_MAX		0.999	/* no rung saves everything */
 #define	ADAPT_SANE_OUT		2	/* more out per byte in is no sample */
 
 /*
- * The ladders: a codec's levels, the cheapest first, rung 0 storing; each
- * with its cost (ns of CPU per input byte, the codec call alone) and gain
- * (1 - out / in), measured through the dumper on HTTP frames.  They only
- * scale what the current rung does, so only how rungs compare matters; a
- * level is left out where a neighbour writes as few bytes for less CPU.
- * zstd's upper, disk-bound rungs fill blocks eight times the default
- * size, as every block starts without history.
+ * Measured on HTTP frames through the dumper (cost: the codec call alone);
+ * only how rungs compare matters, as they scale what the current rung does.
+ * Left out: levels a neighbour matches in bytes for less CPU.  zstd's upper,
+ * disk-bound rungs fill blocks 8 times the default size: each starts cold.
  */
 #define	NRUNGS(a)	((u_int)(sizeof(a) / sizeof((a)[0])))
 
@@ -135,12 +115,10 @@ static const struct pcapint_sfc_adapt_rung gzip_rungs[] = {
 };
 
 /* zstd begins mid-range (-1): the limit is not known yet. */
-const struct pcapint_sfc_adapt_ladder pcapint_sfc_zstd_ladder =
-    { NRUNGS(zstd_rungs), 2, zstd_rungs };
-const struct pcapint_sfc_adapt_ladder pcapint_sfc_lz4_ladder =
-    { NRUNGS(lz4_rungs), 1, lz4_rungs };
-const struct pcapint_sfc_adapt_ladder pcapint_sfc_gzip_ladder =
-    { NRUNGS(gzip_rungs), 1, gzip_rungs };
+const struct pcapint_sfc_adapt_ladder
+    pcapint_sfc_zstd_ladder = { NRUNGS(zstd_rungs), 2, zstd_rungs },
+    pcapint_sfc_lz4_ladder = { NRUNGS(lz4_rungs), 1, lz4_rungs },
+    pcapint_sfc_gzip_ladder = { NRUNGS(gzip_rungs), 1, gzip_rungs };
 
 /* What the writer would do at a rung, predicted from a window. */
 struct adapt_load {
@@ -148,8 +126,7 @@ struct adapt_load {
 	double	load;		/* the busiest of disk, threads and CPUs */
 	double	ratio;		/* bytes written per input byte */
 	double	gain;		/* of the codec on the bytes it is run on */
-	double	copy;		/* ns per input byte of a copy; 0: not known */
-	double	plain;		/* ... of one writing every byte as it is */
+	double	copy, plain;	/* ns per input byte of a copy, a plain one */
 	int	recent;		/* what it did lately is known */
 };
 
@@ -170,18 +147,15 @@ pcapint_sfc_adapt_init(struct pcapint_sfc_adapt *a,
 	    ladder->nrungs - 1;
 	if (a->rung < a->floor)
 		a->rung = a->floor;
-	a->threads = 1;
-	a->cpus = 1;
+	a->threads = a->cpus = 1;
 }
 
 /* Rule 3 decides: a writer with a floor, knowing the producer's time. */
 #define	ADAPT_COPYING(a, w)	((a)->floor > 0 && (w)->producer > 0)
 
 /*
- * ns of the disk's time per byte written.  With fewer CPUs than threads,
- * the helpers compress while the writer waits in write() and the disk
- * drains meanwhile: the writer's share of the compressing (1 of N
- * threads') counts as disk time too, or the disk would look faster.
+ * With fewer CPUs than threads, helpers compress while the writer is in
+ * write(): its 1 in N share of that counts as disk time, as the disk drains.
  */
 static double
 adapt_disk_ns(const struct pcapint_sfc_adapt *a, double write, double cpu,
@@ -195,12 +169,10 @@ adapt_disk_ns(const struct pcapint_sfc_adapt *a, double write, double cpu,
 }
 
 /*
- * Predict the load at every rung from the window w of the current rung
- * k; 0 if the window says nothing yet.  A rung not measured lately is
- * predicted from what k does (or, on rung 0, what rung 1 last did),
- * scaled by the ladder's costs and gains (what is saved, not what is
- * left: 1% never becomes 20%).  A copy's times take write() as measured:
- * helpers' hidden disk time counts only on a limiting disk.
+ * Every rung's load from rung k's window w; 0 if it says nothing yet.  A
+ * rung not measured lately scales k's (on rung 0, rung 1's last) by the
+ * ladder, by what is saved, not left (1% never becomes 20%).  A copy takes
+ * write() as measured: helpers' hidden disk time counts only if it limits.
  */
 static int
 adapt_predict(const struct pcapint_sfc_adapt *a,
@@ -219,10 +191,7 @@ adapt_predict(const struct pcapint_sfc_adapt *a,
 	    a->disk_y > y)
 		y = a->disk_y;
 	z = w->wall / w->in;
-	/*
-	 * The skip runs the codec on the same share of the blocks as now;
-	 * from rung 0, on all of them.
-	 */
+	/* The skip runs the codec on the same share; from rung 0, on all. */
 	if (k > 0 && w->tried_in > 0) {
 		tried = w->tried_in / w->in;
 		c = w->cpu / w->tried_in;
@@ -273,8 +242,7 @@ adapt_predict(const struct pcapint_sfc_adapt *a,
 		    adapt_max(r * y / z, (x + r * y) / (n * z)));
 		at[j].ratio = r;
 		at[j].gain = gain;
-		at[j].copy = 0;
-		at[j].plain = 0;
+		at[j].copy = at[j].plain = 0;
 		if (w->producer > 0 && w->out > 0) {
 			wr = w->write / w->out;
 			prod = w->producer / w->in;
@@ -288,10 +256,7 @@ adapt_predict(const struct pcapint_sfc_adapt *a,
 	return (1);
 }
 
-/*
- * Which way rules 1, 2 and 3 want to go: -1, 0 or 1; *trial is set when
- * rule 3 climbs to try a rung not measured lately.
- */
+/* Rules 1-3's way: -1, 0 or 1; *trial: rule 3 tries a rung not measured. */
 static int
 adapt_want(const struct pcapint_sfc_adapt *a,
     const struct pcapint_sfc_adapt_window *w, int *trial)
@@ -311,10 +276,7 @@ adapt_want(const struct pcapint_sfc_adapt *a,
 	/* Nothing to gain from the codec: rung 0 does as well for less. */
 	if (k > 0 && cur->gain < ADAPT_MIN_GAIN)
 		return (-1);
-	/*
-	 * Rule 1 looks past the next rung (zstd 1 and 3 write nearly the
-	 * same; 5 is worth it); copying, rule 3 alone decides.
-	 */
+	/* Rule 1 skips rungs (zstd 3 ~ 1, 5 pays); copying, rule 3 decides. */
 	if (!copying && (a->busy >= ADAPT_BUSY ||
 	    (a->have_backlog && a->backlog >= ADAPT_BACKLOG_LOW))) {
 		target = k;
@@ -325,7 +287,6 @@ adapt_want(const struct pcapint_sfc_adapt *a,
 			return (0);
 		return (target > k ? 1 : -1);
 	}
-	/* Keeping up or copying: down for CPU or time, up for bytes. */
 	if (k > a->floor && (copying ?
 	    cur->copy > cur->plain * down && at[k - 1].copy < cur->copy :
 	    cur->cpu > ADAPT_CPU_HIGH && at[k - 1].load < ADAPT_SAFE))
@@ -376,7 +337,6 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 	a->threads = s->threads > 0 ? s->threads : 1;
 	a->cpus = s->cpus > 0 && s->cpus < a->threads ? s->cpus : a->threads;
 	a->all_cpus = s->cpus;
-
 	b = s->ring_size > 0 ? (double)s->backlog / (double)s->ring_size : 0;
 	if (b > 1)
 		b = 1;
@@ -400,10 +360,7 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 		seen->gain += (g - seen->gain) * weight;
 		seen->when = a->fed;
 	}
-	/*
-	 * The disk is judged over a few blocks: on a shared CPU blocks reach
-	 * it in pairs, and the second, taken at once, would flatter it.
-	 */
+	/* Disk over blocks: a shared CPU pairs them; the 2nd would flatter. */
 	adapt_add(&a->recent, ADAPT_FAST, s);
 	if (a->recent.out > 0 && a->recent.wall > 0 && a->recent.write >=
 	    ADAPT_DISK_BLOCKED * a->recent.wall) {
@@ -415,11 +372,7 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 	}
 	if (s->rung != a->rung)
 		return;
-
-	/*
-	 * How busy the writer was, smoothed over a few blocks: the windows'
-	 * sums would hide a writer just saturated after a quiet spell.
-	 */
+	/* Smoothed busyness: windows' sums hide a sudden saturation. */
 	if (s->wall_ns > 0) {
 		wall = (double)s->wall_ns;
 		d = adapt_max(((double)s->cpu_ns + (double)s->write_ns) /
@@ -443,7 +396,6 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 	/* A trial that lasted this long without going down has passed. */
 	if (a->samples >= ADAPT_WARMUP + ADAPT_HOLD_UP)
 		a->trying = 0;
-	/* A vote against the run of votes starts a new one. */
 	if (want == 0 || (want > 0) != (a->votes > 0))
 		a->votes = 0;
 	a->votes += want;
@@ -452,9 +404,8 @@ pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *a,
 		return;
 	a->rung = want > 0 ? a->rung + 1 : a->rung - 1;
 	a->moves++;
-	a->samples = 0;
+	a->samples = a->since_probe = 0;
 	a->votes = 0;
-	a->since_probe = 0;
 	a->trying = trial;
 	memset(&a->slow, 0, sizeof(a->slow));
 	memset(&a->fast, 0, sizeof(a->fast));

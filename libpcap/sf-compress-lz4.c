@@ -27,18 +27,14 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * The LZ4 container of compressed savefiles: one LZ4 frame (lz4(1)'s
- * format, not bare LZ4 blocks) per block, with a content checksum
- * (XXH32) that is checked, so that a damaged block is refused.  Any
- * other file of lz4(1)'s, of one frame or several, is read too.
+ * format, not bare LZ4 blocks) per block, its XXH32 content checksum
+ * checked.  Any other file of lz4(1)'s, of one frame or more, is read too.
  */
 
 #include <config.h>
-
 #include <stdlib.h>
 #include <string.h>
 #include <lz4frame.h>
-
-#include "pcap-int.h"
 #include "sf-compress.h"
 
 struct lz4_dec {
@@ -51,15 +47,13 @@ lz4_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
     size_t *dstlen, size_t *hint, char *errbuf)
 {
 	struct lz4_dec *d = state;
-	size_t r;
+	size_t r = LZ4F_decompress(d->dctx, dst, dstlen, src, srclen, NULL);
 
-	r = LZ4F_decompress(d->dctx, dst, dstlen, src, srclen, NULL);
 	if (LZ4F_isError(r)) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", LZ4F_getErrorName(r));
 		return (-1);
 	}
-	/* The rest of the block and the next block's header; 0 at the end. */
-	*hint = r;
+	*hint = r;	/* rest of this block, next header; 0 at the end */
 	return (r == 0);
 }
 
@@ -87,24 +81,17 @@ lz4_dec_create(char *errbuf)
 static void
 lz4_dec_free(void *state)
 {
-	struct lz4_dec *d = state;
-
-	LZ4F_freeDecompressionContext(d->dctx);
-	free(d);
+	LZ4F_freeDecompressionContext(((struct lz4_dec *)state)->dctx);
+	free(state);
 }
 
 const struct pcapint_sfc_decoder pcapint_sfc_lz4_decoder = {
-	lz4_dec_create, lz4_dec_free, pcapint_sfc_stream_read,
-	1, 0
+	lz4_dec_create, lz4_dec_free, pcapint_sfc_stream_read, 1, 0
 };
 
-/*
- * Writing.  Stored LZ4 blocks are a 4-byte little-endian length with this
- * bit set, then the bytes as they are; a zero length ends the frame.
- */
-#define	LZ4_UNCOMPRESSED_FLAG	0x80000000U
-#define	LZ4_BLOCK_HDR_LEN	4
-#define	LZ4_END_MARK_LEN	4
+/* Stored LZ4 blocks: a little-endian length with this bit, the bytes. */
+#define	LZ4_STORED		0x80000000U
+#define	LZ4_BLOCK_HDR_LEN	4	/* and the end mark, a zero length */
 
 struct lz4_enc {
 	LZ4F_cctx *cctx;
@@ -128,9 +115,8 @@ lz4_enc_create(int level, size_t block_size, char *errbuf)
 	if (LZ4F_isError(r))
 		goto fail;
 	/*
-	 * The smallest LZ4 block size (64 KiB to 4 MiB, in steps of 4) that
-	 * holds a whole block of ours, so that a frame is one independent
-	 * LZ4 block and a reader needs no more memory than that.
+	 * The smallest LZ4 block size (64 KiB to 4 MiB) that holds a block
+	 * of ours: a frame is one LZ4 block, a reader needs no more memory.
 	 */
 	e->prefs.frameInfo.blockSizeID = LZ4F_max64KB;
 	for (e->max_block = 64 * 1024; e->max_block < block_size &&
@@ -158,19 +144,15 @@ fail:
 static int
 lz4_enc_level(void *state, int level, char *errbuf _U_)
 {
-	struct lz4_enc *e = state;
-
-	e->prefs.compressionLevel = level;
+	((struct lz4_enc *)state)->prefs.compressionLevel = level;
 	return (0);
 }
 
 static void
 lz4_enc_free(void *state)
 {
-	struct lz4_enc *e = state;
-
-	LZ4F_freeCompressionContext(e->cctx);
-	free(e);
+	LZ4F_freeCompressionContext(((struct lz4_enc *)state)->cctx);
+	free(state);
 }
 
 static size_t
@@ -180,8 +162,7 @@ lz4_enc_bound(void *state, size_t len)
 	size_t nblk = (len + e->max_block - 1) / e->max_block;
 
 	return (SFC_MAX_SIZE(LZ4F_compressFrameBound(len, &e->prefs),
-	    e->raw_hdr_len + LZ4_BLOCK_HDR_LEN * nblk + len +
-	    LZ4_END_MARK_LEN));
+	    e->raw_hdr_len + LZ4_BLOCK_HDR_LEN * (nblk + 1) + len));
 }
 
 static ptrdiff_t
@@ -195,10 +176,9 @@ lz4_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 	*res = out;
 	if (try_codec) {
 		e->prefs.frameInfo.contentSize = len;
-		r = LZ4F_compressBegin(e->cctx, out, outsize, &e->prefs);
+		pos = r = LZ4F_compressBegin(e->cctx, out, outsize, &e->prefs);
 		if (LZ4F_isError(r))
 			goto fail;
-		pos = r;
 		r = LZ4F_compressUpdate(e->cctx, out + pos, outsize - pos,
 		    in, len, NULL);
 		if (LZ4F_isError(r))
@@ -208,24 +188,19 @@ lz4_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 		if (LZ4F_isError(r))
 			goto fail;
 		pos += r;
-		/* liblz4 stores an LZ4 block that does not shrink by itself. */
-		*stored = pos >= len;
+		*stored = pos >= len;	/* liblz4 stored it by itself */
 		return ((ptrdiff_t)pos);
 	}
 	memcpy(out, e->raw_hdr, e->raw_hdr_len);
-	pos = e->raw_hdr_len;
-	while (len != 0) {
+	for (pos = e->raw_hdr_len; len != 0; in += n, len -= n) {
 		n = len > e->max_block ? e->max_block : len;
-		pcapint_sfc_put_le32(out + pos,
-		    (uint32_t)n | LZ4_UNCOMPRESSED_FLAG);
+		pcapint_sfc_put_le32(out + pos, (uint32_t)n | LZ4_STORED);
 		memcpy(out + pos + LZ4_BLOCK_HDR_LEN, in, n);
 		pos += LZ4_BLOCK_HDR_LEN + n;
-		in += n;
-		len -= n;
 	}
 	pcapint_sfc_put_le32(out + pos, 0);	/* end mark */
 	*stored = 1;
-	return ((ptrdiff_t)(pos + LZ4_END_MARK_LEN));
+	return ((ptrdiff_t)(pos + LZ4_BLOCK_HDR_LEN));
 
 fail:
 	snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", LZ4F_getErrorName(r));
@@ -234,8 +209,7 @@ fail:
 
 /* Levels as lz4(1) has them; 1 is the fast default, 3 to 12 are LZ4HC. */
 const struct pcapint_sfc_encoder pcapint_sfc_lz4_encoder = {
-	SFC_LZ4, 1,
-	1, 12, 1,
+	SFC_LZ4, 1, 1, 12, 1,
 	lz4_enc_create, lz4_enc_free, lz4_enc_bound, lz4_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, lz4_enc_level,
 	&pcapint_sfc_lz4_ladder

@@ -26,11 +26,9 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Compressed savefiles: reading them back.  The check_headers[] entry
- * wraps the raw FILE in a decompressing stream that reads and seeks as
- * the uncompressed file would, for the pcap and pcapng readers, pipes
- * included.  Without fopencookie() or funopen() (SFC_COOKIE_OFF_T) such
- * files are only refused by name, using nothing beyond C99 and pcap.h.
+ * Reading compressed savefiles: a stream that reads and seeks as the
+ * uncompressed file would, pipes included, wraps the raw FILE.  Without
+ * fopencookie() or funopen() they are only refused by name, in plain C99.
  */
 
 #include <config.h>
@@ -39,9 +37,6 @@
 
 #include <errno.h>
 #include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -89,12 +84,7 @@ const struct pcapint_sfc_container pcapint_sfc_containers[SFC_NCONTAINERS] = {
 };
 
 #ifdef SFC_COOKIE_OFF_T
-
-/*
- * Refill the input buffer with at most want more bytes.  fread() on a
- * pipe waits for all it asked for, so decoders ask only for what comes
- * next in the unit: a reader of a pipe gets every block without waiting.
- */
+/* Read at most want more: fread() on a pipe waits for all it asks. */
 static int
 sfc_fill(struct pcapint_sfc_input *in, size_t want)
 {
@@ -111,13 +101,11 @@ sfc_fill(struct pcapint_sfc_input *in, size_t want)
 		return ((int)keep);
 	want = want == 0 ? 1 : want < in->size - keep ? want : in->size - keep;
 	n = fread(in->buf + keep, 1, want, in->raw);
-	if (n == 0) {
-		if (ferror(in->raw)) {
-			in->ioerr = errno != 0 ? errno : EIO;
-			return (-1);
-		}
-		in->eof = 1;
+	if (n == 0 && ferror(in->raw)) {
+		in->ioerr = errno != 0 ? errno : EIO;
+		return (-1);
 	}
+	in->eof = n == 0;
 	in->len += n;
 	return ((int)in->len);
 }
@@ -153,8 +141,7 @@ pcapint_sfc_calloc(size_t size, char *errbuf)
 /* A streaming decoder's read loop; the library's hint ends at the unit. */
 ptrdiff_t
 pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
-    u_char *buf, size_t size, int64_t *unit_off, int *unit_done,
-    char *errbuf)
+    u_char *buf, size_t size, int64_t *unit_off, int *unit_done, char *errbuf)
 {
 	struct pcapint_sfc_stream *s = state;
 	size_t srclen, dstlen;
@@ -163,13 +150,10 @@ pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
 	*unit_done = 0;
 	*unit_off = s->unit_off;
 	for (;;) {
-		if (in->pos == in->len) {
-			r = sfc_fill(in, s->in_unit ? s->hint : s->first_read);
-			if (r < 0)
-				return (SFC_DEC_IOERR);
-			if (r == 0)
-				return (s->in_unit ? SFC_DEC_TRUNCATED : 0);
-		}
+		if (in->pos == in->len && (r = sfc_fill(in,
+		    s->in_unit ? s->hint : s->first_read)) <= 0)
+			return (r < 0 ? SFC_DEC_IOERR :
+			    s->in_unit ? SFC_DEC_TRUNCATED : 0);
 		if (!s->in_unit) {
 			/* Padding, as of tape devices; gzip -d skips it. */
 			if (s->zero_padding && in->buf[in->pos] == 0) {
@@ -186,32 +170,23 @@ pcapint_sfc_stream_read(void *state, struct pcapint_sfc_input *in,
 		in->pos += srclen;
 		if (r < 0)
 			return (SFC_DEC_CORRUPT);
-		if (r == 1) {
-			/* Stop here, even with no output: a unit ends. */
-			s->in_unit = 0;
-			*unit_done = 1;
-			return ((ptrdiff_t)dstlen);
-		}
-		if (dstlen != 0)
+		/* A unit's end stops the read, even with no output. */
+		s->in_unit = r != 1;
+		*unit_done = r == 1;
+		if (r == 1 || dstlen != 0)
 			return ((ptrdiff_t)dstlen);
 	}
 }
 
 /* Skipping a damaged unit is right only where units end at records. */
 enum { SFC_RECORDS_UNKNOWN, SFC_RECORDS_PCAP, SFC_RECORDS_PCAPNG };
-
 struct sfc_records {
 	int	aligned;	/* every unit walked ended at a record's end */
-	int	format;		/* SFC_RECORDS_*, from the file header */
-	int	big_endian;	/* the byte order of the lengths */
+	int	format, big_endian;	/* SFC_RECORDS_*; the lengths' order */
 };
-
-#define	SFC_PCAP_FILE_HDR_LEN	24	/* struct pcap_file_header */
-#define	SFC_PCAP_REC_HDR_LEN	16	/* struct pcap_sf_pkthdr */
 #define	SFC_PCAPNG_SHB		0x0A0D0D0AU	/* the same in both orders */
 #define	SFC_PCAPNG_BOM		0x1A2B3C4DU
 #define	SFC_U32(p, be)	((be) ? EXTRACT_BE_U_4(p) : EXTRACT_LE_U_4(p))
-
 /* Walk a unit; returns whether every unit walked ended at a record. */
 static int
 sfc_records_walk(struct sfc_records *w, const u_char *buf, size_t len,
@@ -228,17 +203,15 @@ sfc_records_walk(struct sfc_records *w, const u_char *buf, size_t len,
 		    magic == 0xD4C3B2A1U || magic == 0x4D3CB2A1U) {
 			w->format = SFC_RECORDS_PCAP;
 			w->big_endian = (magic >> 24) == 0xA1;
-			pos = SFC_PCAP_FILE_HDR_LEN;
+			pos = 24;	/* struct pcap_file_header */
 		}
 	}
-	if (w->format == SFC_RECORDS_UNKNOWN)
-		w->aligned = 0;
-	while (w->aligned && pos < len) {
+	while (w->aligned && w->format != SFC_RECORDS_UNKNOWN && pos < len) {
 		if (w->format == SFC_RECORDS_PCAP) {
-			/* caplen, after the two time stamp words */
-			if (len - pos < SFC_PCAP_REC_HDR_LEN)
+			/* pcap_sf_pkthdr: caplen after the time stamp */
+			if (len - pos < 16)
 				break;
-			reclen = SFC_PCAP_REC_HDR_LEN +
+			reclen = 16 +
 			    (uint64_t)SFC_U32(buf + pos + 8, w->big_endian);
 		} else {
 			/* type, total length, a section's byte-order magic */
@@ -257,17 +230,15 @@ sfc_records_walk(struct sfc_records *w, const u_char *buf, size_t len,
 		}
 		pos += reclen;
 	}
-	if (pos != len)
+	if (pos != len || w->format == SFC_RECORDS_UNKNOWN)
 		w->aligned = 0;
 	return (w->aligned);
 }
 
 /* A unit (block, frame) starts at coff in the file and uoff uncompressed. */
 struct sfc_unit_start {
-	int64_t	coff;
-	int64_t	uoff;
+	int64_t	coff, uoff;
 };
-
 struct sfc_reader {
 	next_packet_op_t next_packet_op;	/* the pcap or pcapng reader's */
 	const struct pcapint_sfc_container *c;	/* its decoder, name, magic */
@@ -276,24 +247,19 @@ struct sfc_reader {
 	u_char	*hold;		/* one decompressed unit */
 	size_t	hold_size, hold_len, hold_pos;
 	int	streaming;	/* unit too large to hold: pass through */
-	int	err;		/* sticky: every later read fails */
-	int	truncated;	/* err is the file ending inside a unit */
+	int	err, truncated;	/* sticky, later reads fail; the file is cut */
 	int64_t	unit_off;
 	char	errmsg[PCAP_ERRBUF_SIZE];
-	/* Seeking; offsets in the uncompressed stream are "uoff". */
-	int64_t	upos;		/* uoff of the next byte handed out */
-	int64_t	hold_uoff;	/* uoff of hold[0] */
+	int64_t	upos, hold_uoff;	/* next byte handed out's; hold[0]'s */
 	int64_t	raw_base;	/* where in raw the stream starts; -1: no seeks */
 	int	past_end;	/* a seek went past the end: reads give 0 */
 	int64_t	end_uoff;	/* the length of the stream, once known */
 	int	table_tried, table_used;	/* units[] is a seek table's */
 	struct sfc_unit_start *units;	/* unit starts, ascending */
 	size_t	nunits, units_size;
-	/* Damaged units skipped, see sfc_skip_damaged(). */
-	struct sfc_records records;	/* where records end */
+	struct sfc_records records;	/* for sfc_skip_damaged() */
 	int	resumed;	/* the unit being read follows a skipped one */
-	int64_t	damaged;	/* how many */
-	int64_t	damaged_last;	/* raw offset of the last one */
+	int64_t	damaged, damaged_last;	/* how many, the last's raw offset */
 	char	damage[PCAP_ERRBUF_SIZE];	/* what the first one was */
 };
 
@@ -333,14 +299,12 @@ sfc_units_upto(const struct sfc_reader *r, int64_t off, int by_coff)
 static int
 sfc_check_unit(struct sfc_reader *r, int64_t end)
 {
-	size_t lo;
+	size_t lo = sfc_units_upto(r, r->unit_off - 1, 1);
 
-	if (!r->table_used)
-		return (0);
-	lo = sfc_units_upto(r, r->unit_off - 1, 1);
-	if (lo < r->nunits && r->units[lo].coff == r->unit_off &&
+	if (!r->table_used || (lo < r->nunits &&
+	    r->units[lo].coff == r->unit_off &&
 	    r->units[lo].uoff == r->hold_uoff && end == (lo + 1 < r->nunits ?
-	    r->units[lo + 1].uoff : r->hold_uoff))
+	    r->units[lo + 1].uoff : r->hold_uoff)))
 		return (0);
 	return ((int)sfc_error(r, EBADMSG,
 	    "corrupt %s compressed file: its seek table does not match the block at byte offset %lld",
@@ -363,9 +327,7 @@ sfc_note_unit(struct sfc_reader *r, int64_t coff, int64_t uoff)
 		r->units = nu;
 		r->units_size *= 2;
 	}
-	r->units[r->nunits].coff = coff;
-	r->units[r->nunits].uoff = uoff;
-	r->nunits++;
+	r->units[r->nunits++] = (struct sfc_unit_start){ coff, uoff };
 }
 
 /* Start reading again at a unit, with a new decoder; sets errno. */
@@ -383,19 +345,15 @@ sfc_restart_at(struct sfc_reader *r, const struct sfc_unit_start *u)
 	}
 	r->c->dec->dec_free(r->dec);
 	r->dec = dec;
-	r->in.pos = r->in.len = 0;
+	r->in.pos = r->in.len = r->hold_pos = r->hold_len = 0;
 	r->in.off = u->coff;
 	r->in.eof = r->in.ioerr = 0;
-	r->hold_pos = r->hold_len = 0;
 	r->hold_uoff = r->upos = u->uoff;
 	r->streaming = r->err = r->truncated = r->past_end = r->resumed = 0;
 	return (0);
 }
 
-/*
- * Where the file can seek, a damaged unit is skipped, so that one bad
- * sector costs one block, not the rest; the end then reports the loss.
- */
+/* Skipped, a bad sector costs a block, not the rest; the end says so. */
 static ptrdiff_t
 sfc_damage_end(struct sfc_reader *r)
 {
@@ -409,14 +367,12 @@ sfc_damage_end(struct sfc_reader *r)
 	    r->damaged == 2 ? "" : "s"));
 }
 
-/* The raw offset of the next unit's magic; -1 if none, -2 on error. */
+/* Raw offset of the next unit magic at or after from; -1: none, -2: error. */
 static int64_t
 sfc_find_unit(struct sfc_reader *r, int64_t from)
 {
-	const u_char *magic = r->c->magic;
 	size_t mlen = r->c->magic_len, keep = 0, n, i;
 	u_char buf[16384];
-	int64_t base = from;	/* raw offset of buf[0] */
 
 	if (fseeko(r->in.raw, (off_t)(r->raw_base + from), SEEK_SET) != 0)
 		return (-2);
@@ -426,28 +382,24 @@ sfc_find_unit(struct sfc_reader *r, int64_t from)
 			return (ferror(r->in.raw) ? -2 : -1);
 		n += keep;
 		for (i = 0; i + mlen <= n; i++)
-			if (memcmp(buf + i, magic, mlen) == 0)
-				return (base + (int64_t)i);
+			if (memcmp(buf + i, r->c->magic, mlen) == 0)
+				return (from + (int64_t)i);
 		/* A magic number may straddle two reads. */
 		keep = n < mlen - 1 ? n : mlen - 1;
 		memmove(buf, buf + n - keep, keep);
-		base += (int64_t)(n - keep);
+		from += (int64_t)(n - keep);	/* buf[0]'s */
 	}
 }
 
 #define	SFC_CAN_RESYNC(r)	((r)->c->magic_len != 0 && \
-				    (r)->c->dec->dec_units_independent && \
-				    (r)->raw_base >= 0)
-
-/*
- * A unit was read, held and walked or streamed unwalked.  If the one
- * after a skip is not shown to start at a record, the read ends.
- */
+	(r)->c->dec->dec_units_independent && (r)->raw_base >= 0)
+/* After a skip, a unit not shown to start at a record ends the read. */
 static int
 sfc_resync_check(struct sfc_reader *r, int held)
 {
 	int resumed = r->resumed;
-	const char *why;
+	const char *why = held ? "does not start at a packet record" :
+	    "is too large to check that it starts at a packet record";
 
 	r->resumed = 0;
 	if (!held)
@@ -457,8 +409,6 @@ sfc_resync_check(struct sfc_reader *r, int held)
 		return (0);
 	if (!resumed)
 		return (0);
-	why = held ? "does not start at a packet record" :
-	    "is too large to check that it starts at a packet record";
 	if (r->damaged == 1)
 		return ((int)sfc_error(r, EBADMSG,
 		    "corrupt %s compressed file: %.100s; the block after it %.64s, so no more could be read",
@@ -490,10 +440,8 @@ sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
 	}
 	if ((u.coff = sfc_find_unit(r, r->unit_off + 1)) < 0)
 		return (u.coff == -1 ? -1 : 0);
-	if (sfc_restart_at(r, &u) != 0)
-		return (0);
-	r->resumed = 1;
-	return (1);
+	r->resumed = sfc_restart_at(r, &u) == 0;
+	return (r->resumed);
 }
 
 #define	SFC_READ_BUF		65536	/* the size of the input buffer */
@@ -503,12 +451,11 @@ sfc_skip_damaged(struct sfc_reader *r, const char *ebuf)
 static ptrdiff_t
 sfc_reader_error(struct sfc_reader *r, ptrdiff_t n, const char *ebuf)
 {
-	if (n == SFC_DEC_TRUNCATED) {
-		r->truncated = 1;
+	r->truncated = n == SFC_DEC_TRUNCATED;
+	if (r->truncated)
 		return (sfc_error(r, EIO,
 		    "truncated %s compressed file: it ends inside the block starting at byte offset %lld",
 		    r->c->name, (long long)r->unit_off));
-	}
 	if (n == SFC_DEC_CORRUPT)
 		return (sfc_error(r, EBADMSG,
 		    "corrupt %s compressed file: bad block at byte offset %lld: %.150s",
@@ -524,10 +471,7 @@ sfc_reader_error(struct sfc_reader *r, ptrdiff_t n, const char *ebuf)
 	return (-1);
 }
 
-/*
- * A unit of at most SFC_MAX_BLOCK goes out only once whole and checked;
- * larger ones are streamed.  A file cut short is read as far as it goes.
- */
+/* A unit goes out once whole and checked, unless over SFC_MAX_BLOCK. */
 static ssize_t
 sfc_cookie_read(void *cookie, char *buf, size_t size)
 {
@@ -552,11 +496,9 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 			if (n < 0)
 				return (sfc_reader_error(r, n, ebuf));
 			r->upos += n;
-			if (done) {
-				r->streaming = 0;
-				if (sfc_check_unit(r, r->upos) != 0)
-					return (-1);
-			}
+			r->streaming = !done;
+			if (done && sfc_check_unit(r, r->upos) != 0)
+				return (-1);
 			if (n != 0 || !done)
 				return (n);
 			continue;
@@ -571,12 +513,11 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 				    realloc(r->hold, nsize);
 				if (nhold == NULL) {
 					/* Too large to hold: stream it. */
-					if (sfc_resync_check(r, 0) != 0) {
-						r->hold_len = 0;
-						return (-1);
-					}
 					r->streaming = 1;
-					break;
+					if (sfc_resync_check(r, 0) == 0)
+						break;
+					r->hold_len = 0;
+					return (-1);
 				}
 				r->hold = nhold;
 				r->hold_size = nsize;
@@ -601,15 +542,14 @@ sfc_cookie_read(void *cookie, char *buf, size_t size)
 			if (r->hold_len == 0 && (n != 0 || done))
 				sfc_note_unit(r, r->unit_off, r->hold_uoff);
 			r->hold_len += (size_t)n;
-			if (done) {
-				if (sfc_check_unit(r, r->hold_uoff +
-				    (int64_t)r->hold_len) != 0 ||
-				    sfc_resync_check(r, 1) != 0) {
-					r->hold_len = 0;
-					return (-1);
-				}
-				break;
+			if (done && (sfc_check_unit(r, r->hold_uoff +
+			    (int64_t)r->hold_len) != 0 ||
+			    sfc_resync_check(r, 1) != 0)) {
+				r->hold_len = 0;
+				return (-1);
 			}
+			if (done)
+				break;
 			if (n == 0)	/* the end of the stream */
 				return (r->damaged != 0 ? sfc_damage_end(r) : 0);
 		}
@@ -632,8 +572,7 @@ sfc_skip_to(struct sfc_reader *r, int64_t target)
 	while (r->upos < target) {
 		k = target - r->upos < (int64_t)sizeof(scratch) ?
 		    (size_t)(target - r->upos) : sizeof(scratch);
-		n = sfc_cookie_read(r, scratch, k);
-		if (n < 0 && !r->truncated)
+		if ((n = sfc_cookie_read(r, scratch, k)) < 0 && !r->truncated)
 			return (-1);
 		if (n <= 0) {
 			/* A file cut short ends where decoding did. */
@@ -668,10 +607,9 @@ sfc_seektable_read_at(FILE *raw, int64_t off, void *buf, size_t len)
 }
 
 /*
- * Seek tables let a seek skip what it would otherwise decompress: zstd's
- * "seekable format" (contrib/seekable_format) ends a file with a frame
- * of each frame's sizes.  It is used only if it adds up to the file and
- * agrees with what was read; its last unit start is the table's own.
+ * zstd's seekable format (contrib/seekable_format) ends with the frames'
+ * sizes, to seek without decompressing; used if it adds up to the file and
+ * agrees with what was read.  The last unit start is the table's own.
  */
 static void
 sfc_use_seek_table(struct sfc_reader *r)
@@ -709,16 +647,14 @@ sfc_use_seek_table(struct sfc_reader *r)
 	    EXTRACT_LE_U_4(t) != SEEKTABLE_SKIPPABLE_MAGIC ||
 	    EXTRACT_LE_U_4(t + 4) != (uint64_t)tlen)
 		goto done;
-	for (i = 0; i <= n; i++) {
-		u[i].coff = coff;
-		u[i].uoff = uoff;
-		if (i == n)
-			break;
+	for (i = 0; i < n; i++) {
+		u[i] = (struct sfc_unit_start){ coff, uoff };
 		coff += EXTRACT_LE_U_4(t + SEEKTABLE_FRAME_HDR + i * esize);
 		if (coff > size || uoff > INT64_MAX - UINT32_MAX)
 			goto done;
 		uoff += EXTRACT_LE_U_4(t + SEEKTABLE_FRAME_HDR + i * esize + 4);
 	}
+	u[n] = (struct sfc_unit_start){ coff, uoff };
 	ok = coff + SEEKTABLE_FRAME_HDR + tlen == size &&
 	    (r->end_uoff < 0 || r->end_uoff == uoff);
 	for (i = 0, j = 0; ok && i < r->nunits; i++) {
@@ -740,15 +676,12 @@ done:
 	r->table_used = 1;
 }
 
-/*
- * A seek backwards decompresses forward from the unit that holds the
- * target; a pipe fails with ESPIPE, as with a plain capture.
- */
+/* Seeks decompress from the target's unit on; pipes fail with ESPIPE. */
 static int
 sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
 {
 	struct sfc_reader *r = cookie;
-	int64_t from, target, base;
+	int64_t from = r->upos, target, base;
 	int invalid;
 
 	/* Past a skipped unit, offsets are short by what it held. */
@@ -763,7 +696,6 @@ sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *offset, int whence)
 	}
 	if (!r->table_tried)
 		sfc_use_seek_table(r);
-	from = r->upos;
 	if (whence == SEEK_SET)
 		base = 0;
 	else if (whence == SEEK_CUR)
@@ -885,20 +817,17 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 	pcap_t *p = NULL;
 
 	*err = 1;
-	r = calloc(1, sizeof(*r));
-	if (r == NULL || (r->in.buf = malloc(SFC_READ_BUF)) == NULL ||
-	    (r->units = calloc(SFC_UNITS_FIRST, sizeof(*r->units))) == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
+	if ((r = pcapint_sfc_calloc(sizeof(*r), errbuf)) == NULL ||
+	    (r->in.buf = pcapint_sfc_calloc(SFC_READ_BUF, errbuf)) == NULL ||
+	    (r->units = pcapint_sfc_calloc(SFC_UNITS_FIRST * sizeof(*r->units),
+	    errbuf)) == NULL)
 		goto fail;
-	}
 	r->c = c;
 	r->in.raw = fp;
 	r->in.size = SFC_READ_BUF;
 	/* Push back the magic: stdin and pipes cannot seek. */
 	memcpy(r->in.buf, magic, 4);
 	r->in.len = 4;
-	/* Where the stream starts in fp, for seeks; -1 if fp cannot seek. */
 	here = ftello(fp);
 	r->raw_base = here >= 4 && fseeko(fp, here, SEEK_SET) == 0 ?
 	    (int64_t)here - 4 : -1;
@@ -914,8 +843,7 @@ sfc_open_reader(const struct pcapint_sfc_container *c, const uint8_t *magic,
 		goto fail;
 	}
 	/* From here on, closing cfp frees r. */
-	n = fread(m, 1, sizeof(m), cfp);
-	if (n == sizeof(m)) {
+	if ((n = fread(m, 1, sizeof(m), cfp)) == sizeof(m)) {
 		p = pcap_check_header(m, cfp, precision, errbuf, err);
 		if (p == NULL && *err == 0)
 			p = pcap_ng_check_header(m, cfp, precision, errbuf,

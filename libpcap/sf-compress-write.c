@@ -26,16 +26,12 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Compressed savefiles, writing: the dump options and the dumper.  The
- * file is a pcap stream in a standard container (a gzip member, an LZ4 or
- * zstd frame per fixed-size block), so that other tools read it; each
- * block goes through four stages, the sections below: the assembler, the
- * planner, the codec (sf-compress-{zlib,lz4,zstd}.c) and the sink.  With
- * a writer thread (sf-writer.c), the application's thread only hands
- * records to a ring, and the writer thread runs the stages, with helpers
- * that may compress several blocks at once.  Without fopencookie() or
- * funopen(), or the __atomic builtins, there is no dumper: the calls open
- * the plain dumper, and refuse options.
+ * Compressed savefiles, writing: the dump options and the dumper, a pcap
+ * stream in a standard container (a gzip member, LZ4 or zstd frame per
+ * block) that other tools read.  Blocks go through the stages below
+ * (assembler, planner, codec, sink), on a writer thread (sf-writer.c) with
+ * helpers if asked for.  Without fopencookie() or funopen(), or __atomic
+ * builtins, the calls open the plain dumper, and refuse options.
  */
 
 #include <config.h>
@@ -76,10 +72,7 @@ struct pcap_dump_options {
 	int	adaptive;	/* the dumper picks the level ("zstd:auto") */
 };
 
-/*
- * Larger blocks compress better, but fit the caches less and make a file
- * rotated by size overshoot more; the default is in pcap.h.
- */
+/* Larger blocks compress better, but overshoot a size limit more. */
 #define	SFC_MIN_BLOCK		4096
 
 pcap_dump_options_t *
@@ -87,8 +80,7 @@ pcap_dump_options_create(char *errbuf)
 {
 	pcap_dump_options_t *o;
 
-	o = calloc(1, sizeof(*o));
-	if (o == NULL) {
+	if ((o = calloc(1, sizeof(*o))) == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "malloc");
 		return (NULL);
@@ -108,7 +100,6 @@ pcap_dump_options_free(pcap_dump_options_t *o)
 static int sfc_error(char *, PCAP_FORMAT_STRING(const char *), ...)
     PCAP_PRINTFLIKE(2, 3);
 
-/* Put the message in errbuf; PCAP_ERROR, for a setter to return. */
 static int
 sfc_error(char *errbuf, const char *fmt, ...)
 {
@@ -120,42 +111,6 @@ sfc_error(char *errbuf, const char *fmt, ...)
 	return (PCAP_ERROR);
 }
 
-/* The container called name (namelen bytes), or NULL with errbuf set. */
-static const struct pcapint_sfc_container *
-sfc_find_container(const char *name, size_t namelen, char *errbuf)
-{
-	const struct pcapint_sfc_container *c;
-	char names[64];
-	size_t n;
-	u_int i;
-
-	names[0] = '\0';
-	for (i = 0; i < SFC_NCONTAINERS; i++) {
-		c = &pcapint_sfc_containers[i];
-		if (strlen(c->name) == namelen &&
-		    strncmp(name, c->name, namelen) == 0)
-			return (c);
-		n = strlen(names);
-		snprintf(names + n, sizeof(names) - n, "%s%s",
-		    i == 0 ? "" : ", ", c->name);
-	}
-	snprintf(errbuf, PCAP_ERRBUF_SIZE,
-	    "unknown compression \"%.*s\" (known: %s)",
-	    (int)(namelen > 32 ? 32 : namelen), name, names);
-	return (NULL);
-}
-
-static int
-sfc_default_level(pcap_dump_options_t *o,
-    const struct pcapint_sfc_encoder *enc)
-{
-	o->codec = enc;
-	o->level = enc->default_level;
-	/* Without a level, the dumper picks it block by block. */
-	o->adaptive = enc->compresses;
-	return (0);
-}
-
 int
 pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
     char *errbuf)
@@ -163,30 +118,45 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 	const struct pcapint_sfc_container *c;
 	const struct pcapint_sfc_encoder *enc;
 	const char *colon;
-	size_t namelen;
-	char *end;
+	char *end, names[64];
+	size_t namelen, n;
 	long level;
+	u_int i;
 
 	if (o == NULL)
 		return (sfc_error(errbuf, "NULL dump options"));
 	if (spec == NULL || strcmp(spec, "default") == 0)
-		return (sfc_default_level(o, pcapint_sfc_default_encoder()));
+		spec = SFC_ENCODER_NAME(pcapint_sfc_default_encoder());
 	colon = strchr(spec, ':');
 	namelen = colon != NULL ? (size_t)(colon - spec) : strlen(spec);
-	c = sfc_find_container(spec, namelen, errbuf);
-	if (c == NULL)
-		return (PCAP_ERROR);
-	enc = pcapint_sfc_encoders[c - pcapint_sfc_containers];
-	if (enc == NULL)
+	names[0] = '\0';
+	for (i = 0; i < SFC_NCONTAINERS; i++) {
+		c = &pcapint_sfc_containers[i];
+		if (strlen(c->name) == namelen &&
+		    strncmp(spec, c->name, namelen) == 0)
+			break;
+		n = strlen(names);
+		snprintf(names + n, sizeof(names) - n, "%s%s",
+		    i == 0 ? "" : ", ", c->name);
+	}
+	if (i == SFC_NCONTAINERS)
+		return (sfc_error(errbuf,
+		    "unknown compression \"%.*s\" (known: %s)",
+		    (int)(namelen > 32 ? 32 : namelen), spec, names));
+	if ((enc = pcapint_sfc_encoders[i]) == NULL)
 		return (sfc_error(errbuf,
 		    "compression \"%s\" is not supported by this build of libpcap",
 		    c->name));
 	if (!enc->compresses && colon != NULL)
 		return (sfc_error(errbuf, "compression \"%s\" takes no level",
 		    c->name));
-	/* "auto" says what no level means: the dumper picks the level. */
-	if (colon == NULL || strcmp(colon + 1, "auto") == 0)
-		return (sfc_default_level(o, enc));
+	/* No level, or "auto": the dumper picks it block by block. */
+	if (colon == NULL || strcmp(colon + 1, "auto") == 0) {
+		o->codec = enc;
+		o->level = enc->default_level;
+		o->adaptive = enc->compresses;
+		return (0);
+	}
 	errno = 0;
 	level = strtol(colon + 1, &end, 10);
 	if (colon[1] == '\0' || *end != '\0' || errno != 0)
@@ -218,10 +188,7 @@ pcap_dump_options_set_block_size(pcap_dump_options_t *o, size_t size,
 	return (0);
 }
 
-/*
- * Writer ring bounds (the default is in pcap/pcap.h): room for a 64 KiB
- * record at least.
- */
+/* Writer ring bounds (default in pcap/pcap.h): a 64 KiB record fits. */
 #define	SFC_MIN_RING		(64 * 1024)
 #define	SFC_MAX_RING		((size_t)1 << (sizeof(size_t) > 4 ? 40 : 30))
 
@@ -235,19 +202,16 @@ pcap_dump_options_set_writer_thread(pcap_dump_options_t *o, size_t ring_size,
 {
 	if (o == NULL)
 		return (sfc_error(errbuf, "NULL dump options"));
-	if (ring_size == 0) {
-		/* Off, pinning included. */
-		o->ring_size = 0;
-		o->cpu = -1;
-		return (0);
-	}
+	if (ring_size == 0)
+		o->cpu = -1;	/* off, pinning included */
 #ifdef HAVE_PTHREADS
-	if (ring_size < SFC_MIN_RING || ring_size > SFC_MAX_RING)
+	else if (ring_size < SFC_MIN_RING || ring_size > SFC_MAX_RING)
 		return (sfc_error(errbuf,
 		    "writer ring size %zu out of range (%d..%zu bytes)",
 		    ring_size, SFC_MIN_RING, SFC_MAX_RING));
 #else
-	return (sfc_error(errbuf, "%s", SFC_NO_THREADS));
+	else
+		return (sfc_error(errbuf, "%s", SFC_NO_THREADS));
 #endif
 	o->ring_size = ring_size;
 	return (0);
@@ -259,19 +223,17 @@ pcap_dump_options_set_writer_cpu(pcap_dump_options_t *o, int cpu,
 {
 	if (o == NULL)
 		return (sfc_error(errbuf, "NULL dump options"));
-	if (cpu == -1) {
-		o->cpu = -1;
-		return (0);
-	}
 #ifdef HAVE_PTHREADS
-	if (pcapint_writer_check_cpu(cpu, errbuf) != 0)
+	if (cpu != -1 && pcapint_writer_check_cpu(cpu, errbuf) != 0)
 		return (PCAP_ERROR);
 #else
-	return (sfc_error(errbuf, "cannot pin the writer thread to CPU %d: %s",
-	    cpu, SFC_NO_THREADS));
+	if (cpu != -1)
+		return (sfc_error(errbuf,
+		    "cannot pin the writer thread to CPU %d: %s", cpu,
+		    SFC_NO_THREADS));
 #endif
 	o->cpu = cpu;
-	if (o->ring_size == 0)
+	if (cpu != -1 && o->ring_size == 0)
 		o->ring_size = PCAP_DUMP_WRITER_RING_DEFAULT;
 	return (0);
 }
@@ -351,12 +313,8 @@ pcapint_sfc_no_header(void *state _U_, u_char *out _U_)
 	return (0);
 }
 
-/*
- * The "store" container: blocks go out from where they were collected,
- * as a plain savefile.  No state (non-NULL says the creation succeeded),
- * and no output buffer.
- */
-static int store_state;
+/* "store": blocks go out as collected, as a plain savefile; no buffer. */
+static int store_state;		/* non-NULL: the creation succeeded */
 
 static void *
 store_enc_create(int level _U_, size_t block_size _U_, char *errbuf _U_)
@@ -401,7 +359,6 @@ const struct pcapint_sfc_encoder pcapint_sfc_store = {
 #define	SFC_STORE(var, val)	__atomic_store_n(&(var), (val), __ATOMIC_RELAXED)
 #define	SFC_LOAD(var)		__atomic_load_n(&(var), __ATOMIC_RELAXED)
 
-/* A clock's time in ns, 0 if it cannot be read. */
 static uint64_t
 sfc_clock_ns(clockid_t clock)
 {
@@ -413,28 +370,20 @@ sfc_clock_ns(clockid_t clock)
 }
 
 /*
- * The assembler, the one parser of the pcap stream (in host byte order).
- * A record that does not fit in the block starts the next one, so that a
- * file cut after any block is a valid savefile; only a record larger
- * than a block spans blocks.
+ * The assembler, the one parser of the pcap stream (host byte order).  A
+ * record that does not fit starts the next block, so that a file cut
+ * after any block is a valid savefile; only one larger than a block spans.
  */
 struct sfc_assembler {
 	u_char	*buf;		/* the block being filled */
 	size_t	fill;
 	size_t	full;		/* the fill at which it is full */
 	uint64_t records;	/* records that ended in it */
-
-	/*
-	 * Hand the full block on (calling sfc_assembler_next()); -1 on a
-	 * sticky error: then nothing is stored, but records are counted.
-	 */
+	/* Hands the block on, calling sfc_assembler_next(); -1: error. */
 	int	(*block_full)(void *ctx);
 	void	*ctx;
-	int	failed;
-
-	/* If not NULL, told each time a record ends (the writer's ring). */
-	void	(*record_end)(void *ctx);
-
+	int	failed;		/* sticky: nothing stored, records counted */
+	void	(*record_end)(void *ctx);	/* at records' ends, or NULL */
 	/* The parse of the stream (counts read with SFC_LOAD() elsewhere). */
 	uint64_t in_bytes;	/* bytes of pcap stream so far */
 	uint64_t in_records;	/* records, complete, so far */
@@ -442,20 +391,6 @@ struct sfc_assembler {
 	size_t	hdr_fill;
 	uint64_t body;		/* body bytes of the current record left */
 };
-
-/* skip_file_header: the file header went elsewhere. */
-static void
-sfc_assembler_init(struct sfc_assembler *a, u_char *buf,
-    size_t full, int skip_file_header, int (*block_full)(void *), void *ctx)
-{
-	memset(a, 0, sizeof(*a));
-	a->buf = buf;
-	a->full = full;
-	a->block_full = block_full;
-	a->ctx = ctx;
-	if (skip_file_header)
-		a->in_bytes = PCAP_FILE_HDR_LEN;
-}
 
 /* Hand on what is in the block, if anything; 0, or -1 (see block_full). */
 static int
@@ -468,8 +403,7 @@ sfc_assembler_flush(struct sfc_assembler *a)
 	if (a->block_full(a->ctx) != 0) {
 		/* Not to stdio: its error flag would drop later records. */
 		a->failed = 1;
-		a->fill = 0;
-		a->records = 0;
+		a->records = a->fill = 0;
 		return (-1);
 	}
 	return (0);
@@ -480,11 +414,9 @@ static void
 sfc_assembler_next(struct sfc_assembler *a, u_char *buf, size_t full)
 {
 	a->buf = buf;
-	a->fill = 0;
-	a->records = 0;
+	a->records = a->fill = 0;
 	a->full = full;
 }
-#ifdef HAVE_PTHREADS
 
 /* From now on hand full blocks to block_full(ctx), filling buf. */
 static void
@@ -497,15 +429,12 @@ sfc_assembler_redirect(struct sfc_assembler *a, u_char *buf,
 	a->block_full = block_full;
 	a->ctx = ctx;
 }
-#endif
 
-/* Copy what fits of *p into dst (room bytes) and advance; how much. */
 static size_t
 sfc_take(u_char *dst, size_t room, const u_char **p, size_t *len)
 {
-	size_t n;
+	size_t n = room < *len ? room : *len;
 
-	n = room < *len ? room : *len;
 	memcpy(dst, *p, n);
 	*p += n;
 	*len -= n;
@@ -583,10 +512,7 @@ sfc_assemble(struct sfc_assembler *a, const u_char *p, size_t len)
 	}
 }
 
-/*
- * Take one whole record, at any point of the stream; 0.  Between records,
- * the usual case, it is put whole, without the stream's parse.
- */
+/* A whole record; between records, the usual case, put without the parse. */
 static int
 sfc_assemble_record(struct sfc_assembler *a, const void *hdr,
     const u_char *data, size_t caplen)
@@ -605,11 +531,8 @@ sfc_assemble_record(struct sfc_assembler *a, const void *hdr,
 }
 
 /*
- * The planner decides for each block whether the codec runs and at which
- * level, and learns from each block written.  Traffic compressed or
- * encrypted already does not shrink: after SFC_SKIP_AFTER incompressible
- * blocks in a row, the codec is tried only on every SFC_SKIP_EVERY-th
- * block, until one compresses.
+ * The planner picks each block's level, or none: after SFC_SKIP_AFTER
+ * incompressible blocks in a row, it tries only every SFC_SKIP_EVERY-th.
  */
 #define	SFC_SKIP_AFTER		4
 #define	SFC_SKIP_EVERY		16
@@ -634,23 +557,20 @@ pcapint_sfc_planner_init(struct pcapint_sfc_planner *pl,
     const struct pcap_dump_options *opts, int offline, char *errbuf)
 {
 	const struct pcapint_sfc_adapt_ladder *ladder;
-	u_int i, scale;
+	u_int i, scale = 1;
 
 	memset(pl, 0, sizeof(*pl));
 	pl->codec = opts->codec;
 	pl->level = opts->level;
-	pl->block_size = opts->block_size;
-	pl->block_full = opts->block_size;
+	pl->block_size = pl->block_full = opts->block_size;
 	/* A container with a single level has nothing to choose from. */
 	ladder = pl->codec->ladder;
 	if (!opts->adaptive || pl->codec->enc_level == NULL || ladder == NULL)
 		return (0);
 	/*
-	 * Rungs may write larger blocks, unless the caller set a size; the
-	 * buffers hold the largest (pages are touched only when used), and
-	 * no block exceeds SFC_MAX_BLOCK, the largest readers accept.
+	 * Unless a size was set, rungs scale blocks up to SFC_MAX_BLOCK (what
+	 * readers accept); buffers hold the largest (pages are touched lazily).
 	 */
-	scale = 1;
 	for (i = 0; i < ladder->nrungs; i++)
 		if (ladder->rungs[i].scale > scale)
 			scale = ladder->rungs[i].scale;
@@ -659,12 +579,9 @@ pcapint_sfc_planner_init(struct pcapint_sfc_planner *pl,
 		pl->block_unit = opts->block_size;
 		pl->block_size = opts->block_size * scale;
 	}
-	pl->adapt = malloc(sizeof(*pl->adapt));
-	if (pl->adapt == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
+	pl->adapt = pcapint_sfc_calloc(sizeof(*pl->adapt), errbuf);
+	if (pl->adapt == NULL)
 		return (-1);
-	}
 	/* A copy loses nothing by waiting, so it never stores to keep up. */
 	pcapint_sfc_adapt_init(pl->adapt, ladder, offline ? 1 : 0);
 	pl->level = ladder->rungs[pl->adapt->rung > 0 ?
@@ -746,10 +663,8 @@ pcapint_sfc_planner_measure(struct pcapint_sfc_planner *pl,
 	s.rung = b->rung;
 	s.bytes_in = b->fill;
 	s.bytes_out = (uint64_t)b->out_len;
-	if (b->try_codec) {
-		s.tried_in = b->fill;
-		s.tried_out = (uint64_t)b->out_len;
-	}
+	s.tried_in = b->try_codec ? s.bytes_in : 0;
+	s.tried_out = b->try_codec ? s.bytes_out : 0;
 	s.cpu_ns = b->cpu_ns;
 	s.cold = b->cold;
 	s.write_ns = write_ns;
@@ -766,7 +681,6 @@ pcapint_sfc_planner_measure(struct pcapint_sfc_planner *pl,
 	sfc_planner_block_full(pl);
 }
 
-/* The levels and the blocks at each, for pcap_dump_get_stats(). */
 static void
 sfc_planner_stats(struct pcapint_sfc_planner *pl, struct pcap_dump_stats *st)
 {
@@ -829,10 +743,8 @@ pcapint_sfc_block_compress(const struct pcapint_sfc_encoder *codec,
 }
 
 /*
- * The sink: one write() per block, the stream header first and a trailer
- * at the end; it counts, and keeps the first error that ends writing,
- * sticky.  A file system that is full may get space back, so running
- * out of it ends only the blocks written meanwhile (sfc_sink_lost()).
+ * The sink: one write() per block, between header and trailer; it counts,
+ * and keeps the first error, sticky, but a full disk loses only blocks.
  */
 struct sfc_sink {
 	FILE	*raw;		/* where the blocks go */
@@ -840,15 +752,10 @@ struct sfc_sink {
 	int	can_cut;	/* raw is a regular file, which ftruncate() cuts */
 	int64_t	base;		/* offset of raw when the dumper began */
 	const struct pcapint_sfc_encoder *codec;
-	/*
-	 * What must start the file and is not written yet: the stream
-	 * header, and the block holding the file header if it found no
-	 * space (first_kept).
-	 */
+	/* Not written yet: the stream header, and the first block if kept. */
 	u_char	hdr[4 * SFC_MAX_HEADER];
 	size_t	hdr_len;
-	int	first_kept;
-
+	int	first_kept;	/* the first block, in hdr: it found no space */
 	/* Read by other threads with SFC_LOAD(). */
 	uint64_t out_bytes;	/* bytes written */
 	uint64_t blocks;	/* blocks written */
@@ -857,27 +764,19 @@ struct sfc_sink {
 	uint64_t records_lost;	/* records in blocks lost for lack of space */
 	uint64_t space_stops;	/* times writing stopped for lack of space */
 	int	space_error;	/* ENOSPC or EDQUOT while stopped, else 0 */
-
-	/*
-	 * The first error, sticky.  Two threads may fail a sink, so the
-	 * error is claimed, then errmsg written, then err stored with
-	 * release (see sfc_sink_fail()).
-	 */
+	/* The first error, sticky: see sfc_sink_fail(). */
 	int	err_claimed;
 	int	err;
 	char	errmsg[PCAP_ERRBUF_SIZE];
 };
 
 /*
- * Make err the sticky error, with the message what (followed by err's
- * text if with_errno), unless one is kept already.  Both the thread that
- * writes and, giving up on a stalled savefile, the application's thread
- * can fail a sink: only the one that claims the error writes errmsg,
- * and err, stored last, tells readers the message is whole.  The claim
- * orders nothing else, so it needs no barrier.  Either way err is set
- * when this returns, so that a caller may report it at once: a caller
- * that lost the claim waits for the other thread's store, which comes
- * soon, as that thread neither blocks nor can be cancelled before it.
+ * Make err sticky, with the message what (and err's text if with_errno),
+ * unless one is kept.  Two threads may fail a sink (the application's on
+ * a stalled savefile): the claimant (no barrier: the claim orders nothing)
+ * writes errmsg, then err with release, so readers see it whole.  A loser
+ * spins for that store, which the claimant can neither block nor be
+ * cancelled before, so that err is set on return.
  */
 static void
 sfc_sink_fail(struct sfc_sink *s, int err, int with_errno, const char *what)
@@ -927,20 +826,13 @@ sfc_sink_write_failed(struct sfc_sink *s, int err)
 	    "error writing compressed savefile" : "error writing savefile");
 }
 
-static int
-sfc_sink_out_of_space(int err)
-{
 #ifdef EDQUOT
-	if (err == EDQUOT)
-		return (1);
+#define	SFC_NO_SPACE(err)	((err) == ENOSPC || (err) == EDQUOT)
+#else
+#define	SFC_NO_SPACE(err)	((err) == ENOSPC)
 #endif
-	return (err == ENOSPC);
-}
 
-/*
- * Cut the file back to its first good bytes, which end at a block, after
- * a write that found no space: 0, or -1 if it cannot be cut.
- */
+/* After no space, cut the file back to good, which ends at a block; 0/-1. */
 static int
 sfc_sink_cut(struct sfc_sink *s, uint64_t good)
 {
@@ -954,12 +846,9 @@ sfc_sink_cut(struct sfc_sink *s, uint64_t good)
 }
 
 /*
- * Writing block b failed, after the file had good bytes.  Out of space,
- * the block is lost and the file cut back to good, so that it ends with
- * a whole block and reads to its end; but the first block, the file
- * header alone (see pcap_dump_fopen_with_options()), without which the
- * blocks after it are unreadable, is kept to go out before the next.
- * 1 then; any other error is sticky, -1.
+ * Writing block b failed after good bytes.  Out of space, 1: b is lost and
+ * the file cut back to a whole block, but the first, the file header that
+ * the rest needs, is kept to go out first.  Other errors are sticky, -1.
  */
 static int
 sfc_sink_lost(struct sfc_sink *s, const struct pcapint_sfc_block *b,
@@ -968,7 +857,7 @@ sfc_sink_lost(struct sfc_sink *s, const struct pcapint_sfc_block *b,
 	int err = errno;
 	int keep = s->blocks == 0 && !s->first_kept;
 
-	if (!sfc_sink_out_of_space(err) || sfc_sink_cut(s, good) != 0 ||
+	if (!SFC_NO_SPACE(err) || sfc_sink_cut(s, good) != 0 ||
 	    (keep && (b->records != 0 ||
 	    (size_t)b->out_len > sizeof(s->hdr) - s->hdr_len))) {
 		sfc_sink_write_failed(s, err);
@@ -981,9 +870,8 @@ sfc_sink_lost(struct sfc_sink *s, const struct pcapint_sfc_block *b,
 	}
 	SFC_STORE(s->records_lost, s->records_lost + b->records);
 	/*
-	 * The error before the count, released with it: a reader that
-	 * sees a stop counted sees it in space_error too, unless writing
-	 * resumed since.
+	 * The error, then the count with release: a reader that sees a stop
+	 * sees its error too, unless writing resumed since.
 	 */
 	if (s->space_error == 0) {
 		SFC_STORE(s->space_error, err);
@@ -993,11 +881,7 @@ sfc_sink_lost(struct sfc_sink *s, const struct pcapint_sfc_block *b,
 	return (1);
 }
 
-/*
- * What must start the file goes out first, and stays once written, so
- * that a block lost after it does not take it along.  0, or -1 with
- * errno set.
- */
+/* The file's start goes first, and stays when later blocks are lost; 0/-1. */
 static int
 sfc_sink_head(struct sfc_sink *s)
 {
@@ -1011,10 +895,7 @@ sfc_sink_head(struct sfc_sink *s)
 	return (0);
 }
 
-/*
- * Write and count a block: 0 and write()'s time, 1 if it was lost for
- * lack of space, or -1 (sticky error).
- */
+/* Write and count a block: 0 (*write_ns set), 1 if lost for space, or -1. */
 static int
 sfc_sink_block(struct sfc_sink *s,
     const struct pcapint_sfc_block *b, uint64_t *write_ns)
@@ -1053,7 +934,6 @@ struct sfc_pipeline {
 	struct pcapint_sfc_planner planner;	/* its codec is the dumper's */
 	struct sfc_sink sink;
 	struct pcapint_sfc_block blk;	/* the codec's, on this thread */
-
 	/* The writer thread's load, for the level that adapts; or NULL. */
 	void	(*load)(void *ctx, struct pcapint_sfc_load *);
 	void	*load_ctx;
@@ -1067,8 +947,7 @@ sfc_pipeline_write(struct sfc_pipeline *pl, const struct pcapint_sfc_block *b)
 	uint64_t write_ns = 0;
 	int ret;
 
-	ret = sfc_sink_block(&pl->sink, b, &write_ns);
-	if (ret == -1)
+	if ((ret = sfc_sink_block(&pl->sink, b, &write_ns)) == -1)
 		return (-1);
 	pcapint_sfc_planner_learn(&pl->planner, b);
 	/* A block lost for lack of space took no time the disk would take. */
@@ -1126,9 +1005,8 @@ sfc_pipeline_open(struct sfc_pipeline *pl,
 		return (-1);
 	if ((b->in = malloc(pl->planner.block_size)) == NULL)
 		goto nomem;
-	b->enc = opts->codec->enc_create(pl->planner.level,
-	    pl->planner.block_size, errbuf);
-	if (b->enc == NULL)
+	if ((b->enc = opts->codec->enc_create(pl->planner.level,
+	    pl->planner.block_size, errbuf)) == NULL)
 		goto fail;
 	b->warm_level = SFC_COLD_LEVEL;
 	b->out_size = opts->codec->enc_bound(b->enc, pl->planner.block_size);
@@ -1137,52 +1015,28 @@ sfc_pipeline_open(struct sfc_pipeline *pl,
 	s->codec = opts->codec;
 	/* The header goes out with the first block, so errors are sticky. */
 	s->hdr_len = opts->codec->enc_header(b->enc, s->hdr);
-	sfc_assembler_init(&pl->assembler, b->in,
-	    pl->planner.block_full, 0, sfc_pipeline_block_full, pl);
+	pl->assembler.full = pl->planner.block_full;
+	sfc_assembler_redirect(&pl->assembler, b->in, sfc_pipeline_block_full,
+	    pl);
 	return (0);
 
 nomem:
-	pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
-	    "malloc");
+	pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno, "malloc");
 fail:
 	sfc_pipeline_free(pl);
 	return (-1);
 }
 
-/* Every stage's figures, for pcap_dump_get_stats(). */
-static void
-sfc_pipeline_stats(struct sfc_pipeline *pl, struct pcap_dump_stats *s)
-{
-	/* Error first: once it is set, the counts below stop moving. */
-	s->error = __atomic_load_n(&pl->sink.err, __ATOMIC_ACQUIRE);
-	s->records_written = SFC_LOAD(pl->sink.records);
-	s->records = SFC_LOAD(pl->assembler.in_records);
-	s->bytes_in = SFC_LOAD(pl->assembler.in_bytes);
-	s->bytes_out = SFC_LOAD(pl->sink.out_bytes);
-	s->blocks = SFC_LOAD(pl->sink.blocks);
-	s->blocks_stored = SFC_LOAD(pl->sink.blocks_stored);
-	s->records_lost = SFC_LOAD(pl->sink.records_lost);
-	s->space_stops = __atomic_load_n(&pl->sink.space_stops,
-	    __ATOMIC_ACQUIRE);
-	s->space_error = SFC_LOAD(pl->sink.space_error);
-	sfc_planner_stats(&pl->planner, s);
-}
 #ifdef HAVE_PTHREADS
 
 /*
- * The compression helpers compress a dumper's blocks on other CPUs.
- * Each of SFC_JOBS_SLOTS slots has its input, output and encoder: the
- * writer thread fills and submits block n in slot n % SFC_JOBS_SLOTS,
- * helpers compress the oldest submitted block, and the writer write()s
- * blocks strictly in order, compressing a queued block itself while it
- * waits, and reuses a slot once its block is written.  So when block n
- * is submitted, block n - SFC_JOBS_SLOTS is on disk, the result the
- * planner's skip uses, and the file is the same with and without
- * helpers.  On one CPU, a helper still compresses while the writer waits
- * in write().  One mutex, taken a few times per block, guards the slots'
- * states, the queue and the stop request, and orders a slot's contents
- * between threads.  Helpers inherit the writer thread's signal mask, CPU
- * affinity and (on Linux) nice value.
+ * Helpers compress blocks on other CPUs: the writer thread queues block n
+ * in slot n % SFC_JOBS_SLOTS, helpers take the oldest, and the writer
+ * write()s blocks in order, helping while it waits.  So block n is queued
+ * once block n - SFC_JOBS_SLOTS, which the planner's skip uses, is on
+ * disk: the file is the same with or without helpers.  One mutex guards
+ * the slots' states, the queue and stop, and orders slot contents between
+ * threads.  Helpers inherit the writer's signal mask, affinity and nice.
  */
 #define	SFC_JOBS_SLOTS		SFC_SKIP_LAG
 #define	SFC_JOBS_MAX_HELPERS	(SFC_JOBS_SLOTS - 1)
@@ -1197,7 +1051,6 @@ enum {
 struct sfc_jobs {
 	const struct pcapint_sfc_encoder *codec;
 	struct pcapint_sfc_block slot[SFC_JOBS_SLOTS];
-
 	/* Under the lock. */
 	pthread_mutex_t	lock;
 	pthread_cond_t	work;		/* helpers wait for a queued block */
@@ -1205,44 +1058,20 @@ struct sfc_jobs {
 	int		state[SFC_JOBS_SLOTS];
 	uint64_t	seq[SFC_JOBS_SLOTS];	/* block number in the slot */
 	int		stop;
-
 	u_int		nhelpers;
 	pthread_t	helper[SFC_JOBS_MAX_HELPERS];
 };
 
-/* The CPUs the calling thread may run on (helpers inherit it); >= 1. */
-static u_int
-sfc_jobs_cpus(void)
-{
-	long n;
-#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
-	cpu_set_t cpus;
-#endif
-
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
-	if (pthread_getaffinity_np(pthread_self(), sizeof(cpus), &cpus) == 0 &&
-	    CPU_COUNT(&cpus) < n)
-		n = CPU_COUNT(&cpus);
-#endif
-	return (n > 1 ? (u_int)n : 1);
-}
-
-/*
- * Under the lock, which is held again on return: compress the oldest
- * queued block, if any; 0 if there is none.
- */
+/* Under the lock: compress the oldest queued block; 0 if there is none. */
 static int
 jobs_run(struct sfc_jobs *j)
 {
-	int i, best;
+	int i, best = -1;
 
-	best = -1;
-	for (i = 0; i < SFC_JOBS_SLOTS; i++) {
+	for (i = 0; i < SFC_JOBS_SLOTS; i++)
 		if (j->state[i] == SLOT_QUEUED &&
 		    (best == -1 || j->seq[i] < j->seq[best]))
 			best = i;
-	}
 	if (best == -1)
 		return (0);
 	j->state[best] = SLOT_RUNNING;
@@ -1261,10 +1090,9 @@ jobs_helper(void *arg)
 
 	pcapint_writer_set_name("pcap-compress");
 	pthread_mutex_lock(&j->lock);
-	while (!j->stop) {
+	while (!j->stop)
 		if (!jobs_run(j))
 			pthread_cond_wait(&j->work, &j->lock);
-	}
 	pthread_mutex_unlock(&j->lock);
 	return (NULL);
 }
@@ -1273,15 +1101,14 @@ jobs_helper(void *arg)
 static void
 sfc_jobs_stop(struct sfc_jobs *j)
 {
-	u_int h;
-	int i;
+	u_int i;
 
 	pthread_mutex_lock(&j->lock);
 	j->stop = 1;
 	pthread_cond_broadcast(&j->work);
 	pthread_mutex_unlock(&j->lock);
-	for (h = 0; h < j->nhelpers; h++)
-		pthread_join(j->helper[h], NULL);
+	for (i = 0; i < j->nhelpers; i++)
+		pthread_join(j->helper[i], NULL);
 	for (i = 0; i < SFC_JOBS_SLOTS; i++) {
 		if (j->slot[i].enc != NULL)
 			j->codec->enc_free(j->slot[i].enc);
@@ -1294,26 +1121,19 @@ sfc_jobs_stop(struct sfc_jobs *j)
 	free(j);
 }
 
-/*
- * The slots, each with its encoder, and nhelpers helpers started from
- * the writer thread; NULL with errbuf filled in on failure.
- */
+/* The slots and nhelpers helpers; NULL on failure (only speed is lost). */
 static struct sfc_jobs *
 sfc_jobs_start(const struct pcapint_sfc_encoder *codec, int level,
     size_t block_size, u_int nhelpers, char *errbuf)
 {
 	struct sfc_jobs *j;
 	struct pcapint_sfc_block *b;
-	int i, err;
+	int i;
 
 	if (nhelpers > SFC_JOBS_MAX_HELPERS)
 		nhelpers = SFC_JOBS_MAX_HELPERS;
-	j = calloc(1, sizeof(*j));
-	if (j == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
-		    "malloc");
+	if ((j = calloc(1, sizeof(*j))) == NULL)
 		return (NULL);
-	}
 	j->codec = codec;
 	pthread_mutex_init(&j->lock, NULL);
 	pthread_cond_init(&j->work, NULL);
@@ -1327,21 +1147,13 @@ sfc_jobs_start(const struct pcapint_sfc_encoder *codec, int level,
 		b->out_size = codec->enc_bound(b->enc, block_size);
 		b->in = malloc(block_size);
 		b->out = malloc(b->out_size);
-		if (b->in == NULL || b->out == NULL) {
-			pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-			    errno, "malloc");
+		if (b->in == NULL || b->out == NULL)
 			goto fail;
-		}
 	}
-	for (j->nhelpers = 0; j->nhelpers < nhelpers; j->nhelpers++) {
-		err = pthread_create(&j->helper[j->nhelpers], NULL,
-		    jobs_helper, j);
-		if (err != 0) {
-			pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE,
-			    err, "cannot start a compression thread");
+	for (j->nhelpers = 0; j->nhelpers < nhelpers; j->nhelpers++)
+		if (pthread_create(&j->helper[j->nhelpers], NULL, jobs_helper,
+		    j) != 0)
 			goto fail;
-		}
-	}
 	return (j);
 
 fail:
@@ -1349,57 +1161,9 @@ fail:
 	return (NULL);
 }
 
-/* Queue block n, filled in, for compression. */
-static void
-sfc_jobs_submit(struct sfc_jobs *j, uint64_t n)
-{
-	int i = (int)(n % SFC_JOBS_SLOTS);
-
-	/*
-	 * Storing a block is one copy, cheaper here, while the block is in
-	 * this CPU's cache, than handed to another CPU.
-	 */
-	if (!j->slot[i].try_codec)
-		pcapint_sfc_block_compress(j->codec, &j->slot[i]);
-	pthread_mutex_lock(&j->lock);
-	j->seq[i] = n;
-	if (j->slot[i].try_codec) {
-		j->state[i] = SLOT_QUEUED;
-		pthread_cond_signal(&j->work);
-	} else
-		j->state[i] = SLOT_DONE;
-	pthread_mutex_unlock(&j->lock);
-}
-
 /*
- * Block n's slot once it is compressed, compressing queued blocks
- * meanwhile; NULL if it is not and !wait.
- */
-static struct pcapint_sfc_block *
-sfc_jobs_wait(struct sfc_jobs *j, uint64_t n, int wait)
-{
-	int i = (int)(n % SFC_JOBS_SLOTS);
-
-	pthread_mutex_lock(&j->lock);
-	while (j->state[i] != SLOT_DONE) {
-		if (!wait) {
-			pthread_mutex_unlock(&j->lock);
-			return (NULL);
-		}
-		/* Help rather than wait, oldest first. */
-		if (!jobs_run(j))
-			pthread_cond_wait(&j->done, &j->lock);
-	}
-	j->state[i] = SLOT_FREE;
-	pthread_mutex_unlock(&j->lock);
-	return (&j->slot[i]);
-}
-
-/*
- * The writer thread's glue.  Copying a savefile, the reading waits for
- * room in the ring rather than drop, so the ring must hold the largest
- * record; and the ring is then always full, so that a larger one only
- * costs page faults.
+ * The writer thread's glue.  Copying a savefile waits for room, so the
+ * ring holds the largest record; always full then, larger costs faults.
  */
 #define	SFC_MIN_BLOCKING_RING	(MAXIMUM_SNAPLEN + PCAP_REC_HDR_LEN)
 #define	SFC_MAX_BLOCKING_RING	(4 * 1024 * 1024)
@@ -1407,108 +1171,111 @@ sfc_jobs_wait(struct sfc_jobs *j, uint64_t n, int wait)
 struct sfc_thr {
 	struct pcapint_writer *writer;
 	struct sfc_pipeline *pl;	/* the writer thread's */
-
-	/*
-	 * Records fwrite() as bytes are assembled whole here, so that one
-	 * the ring cannot take is dropped whole, never torn.
-	 */
+	/* Assembles records fwrite() in parts: dropped whole, never torn. */
 	struct sfc_assembler stage;
 	int	oversized;	/* the record is larger than the stage */
 	uint64_t too_big;	/* such records, dropped */
-
-	/* The file header, assembled before the thread started. */
-	uint64_t header_bytes;
-
+	uint64_t header_bytes;	/* the file header, assembled before */
 	/* The compression helpers; the assembler fills slot job_next. */
 	struct sfc_jobs *jobs;
 	int	jobs_tried;
 	u_int	jobs_cpus;	/* CPUs the writer and its helpers may use */
 	uint64_t job_next;	/* blocks submitted */
 	uint64_t job_written;	/* ... of them written (or dropped) */
-
-	/*
-	 * Copying a savefile: the CPU clock of the thread that opened the
-	 * dumper, taken to be the one that calls pcap_dump().
-	 */
+	/* Copying a savefile: the opener's CPU clock, as pcap_dump()'s. */
 	int	have_producer_clock;
 	clockid_t producer_clock;
 	uint64_t producer_last;	/* its CPU time at the last sample, ns */
 };
 
-/*
- * Write, in order, the blocks submitted before upto (waiting for them),
- * then any that are ready; after an error they are dropped.
- */
+/* In order, write the blocks queued before upto, helping, then any ready. */
 static void
 sfc_jobs_collect(struct sfc_thr *t, uint64_t upto)
 {
-	struct pcapint_sfc_block *b;
+	struct sfc_jobs *j = t->jobs;
+	int i, done;
 
 	while (t->job_written < t->job_next) {
-		b = sfc_jobs_wait(t->jobs, t->job_written,
-		    t->job_written < upto);
-		if (b == NULL)
+		i = (int)(t->job_written % SFC_JOBS_SLOTS);
+		pthread_mutex_lock(&j->lock);
+		/* Help rather than wait, oldest first. */
+		while (j->state[i] != SLOT_DONE && t->job_written < upto)
+			if (!jobs_run(j))
+				pthread_cond_wait(&j->done, &j->lock);
+		if ((done = j->state[i] == SLOT_DONE))
+			j->state[i] = SLOT_FREE;
+		pthread_mutex_unlock(&j->lock);
+		if (!done)
 			break;
-		(void)sfc_pipeline_write(t->pl, b);
+		(void)sfc_pipeline_write(t->pl, &j->slot[i]);
 		t->job_written++;
 	}
 }
 
-/* block_full with helpers: plan, submit, and fill the next free slot. */
+/* block_full with helpers: plan, queue, and fill the next free slot. */
 static int
 sfc_jobs_block_full(void *ctx)
 {
 	struct sfc_thr *t = ctx;
 	struct sfc_pipeline *pl = t->pl;
 	struct sfc_assembler *a = &pl->assembler;
-	struct pcapint_sfc_block *b;
+	struct sfc_jobs *j = t->jobs;
+	int i = (int)(t->job_next % SFC_JOBS_SLOTS);
+	struct pcapint_sfc_block *b = &j->slot[i];
 
 	if (SFC_LOAD(pl->sink.err) != 0)
 		return (-1);
-	b = &t->jobs->slot[t->job_next % SFC_JOBS_SLOTS];
 	b->fill = a->fill;
 	b->records = a->records;
 	pcapint_sfc_planner_plan(&pl->planner, b);
-	sfc_jobs_submit(t->jobs, t->job_next);
-	t->job_next++;
+	/* Storing is one copy, cheaper here, while the block is in cache. */
+	if (!b->try_codec)
+		pcapint_sfc_block_compress(j->codec, b);
+	pthread_mutex_lock(&j->lock);
+	j->seq[i] = t->job_next++;
+	j->state[i] = b->try_codec ? SLOT_QUEUED : SLOT_DONE;
+	if (b->try_codec)
+		pthread_cond_signal(&j->work);
+	pthread_mutex_unlock(&j->lock);
 	sfc_jobs_collect(t, t->job_next >= SFC_JOBS_SLOTS ?
 	    t->job_next - SFC_JOBS_SLOTS + 1 : 0);
-	sfc_assembler_next(a, t->jobs->slot[t->job_next % SFC_JOBS_SLOTS].in,
+	sfc_assembler_next(a, j->slot[t->job_next % SFC_JOBS_SLOTS].in,
 	    pl->planner.block_full);
 	return (SFC_LOAD(pl->sink.err) != 0 ? -1 : 0);
 }
 
-/*
- * At the writer thread's first records, start the helpers; without them
- * blocks are compressed on the writer thread: speed lost, not data.
- */
+/* At the first records; without helpers, the writer thread compresses. */
 static void
 sfc_jobs_begin(struct sfc_thr *t)
 {
 	struct sfc_pipeline *pl = t->pl;
-	struct sfc_assembler *a = &pl->assembler;
 	char ebuf[PCAP_ERRBUF_SIZE];
-	u_int n;
+	long n;
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+	cpu_set_t cpus;
+#endif
 
 	t->jobs_tried = 1;
 	if (!pl->planner.codec->compresses)
 		return;
-	/* One helper fewer than CPUs, but one on a single CPU. */
-	t->jobs_cpus = sfc_jobs_cpus();
-	n = t->jobs_cpus > 1 ? t->jobs_cpus - 1 : 1;
+	/* The CPUs this thread may run on, which helpers inherit. */
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+	if (pthread_getaffinity_np(pthread_self(), sizeof(cpus), &cpus) == 0 &&
+	    CPU_COUNT(&cpus) < n)
+		n = CPU_COUNT(&cpus);
+#endif
+	/* A helper per other CPU; on one CPU, one to work during write(). */
+	t->jobs_cpus = n > 1 ? (u_int)n : 1;
 	t->jobs = sfc_jobs_start(pl->planner.codec, pl->planner.level,
-	    pl->planner.block_size, n, ebuf);
-	if (t->jobs == NULL)
-		return;
+	    pl->planner.block_size, n > 1 ? (u_int)n - 1 : 1, ebuf);
 	/* The file header, or whatever is in the block, moves over. */
-	sfc_assembler_redirect(a, t->jobs->slot[0].in, sfc_jobs_block_full, t);
+	if (t->jobs != NULL)
+		sfc_assembler_redirect(&pl->assembler, t->jobs->slot[0].in,
+		    sfc_jobs_block_full, t);
 }
 
-/*
- * The application's side: a record fwrite() as bytes goes to the ring
- * once whole, or is counted and dropped if larger than the stage.  No
- * system call, lock or allocation here.
- */
+/* The application's side: no system call, lock or allocation. */
 static int
 sfc_stage_full(void *ctx)
 {
@@ -1588,20 +1355,12 @@ sfc_thr_load(void *ctx, struct pcapint_sfc_load *load)
 
 	load->backlog = pcapint_writer_backlog(t->writer);
 	load->ring_size = pcapint_writer_ring_size(t->writer);
-	load->threads = 1;
-	load->cpus = 1;
-	if (t->jobs != NULL) {
-		load->threads += t->jobs->nhelpers;
-		load->cpus = t->jobs_cpus;
-	}
-	/*
-	 * The producer's CPU time since the last call: 0 the first time, or
-	 * if its clock is gone (the thread ended) or went backwards.
-	 */
+	load->threads = 1 + (t->jobs != NULL ? t->jobs->nhelpers : 0);
+	load->cpus = t->jobs != NULL ? t->jobs_cpus : 1;
+	/* The producer's CPU time since the last call; its clock may go. */
 	if (!t->have_producer_clock)
 		return;
-	now = sfc_clock_ns(t->producer_clock);
-	if (now == 0) {
+	if ((now = sfc_clock_ns(t->producer_clock)) == 0) {
 		t->have_producer_clock = 0;
 		return;
 	}
@@ -1611,28 +1370,22 @@ sfc_thr_load(void *ctx, struct pcapint_sfc_load *load)
 }
 
 /*
- * Start the writer thread if the options ask for one, once the file
- * header is in the first block, so that the ring carries only records,
- * and before the dumper has a file, so that a thread that cannot start
- * leaves no file touched.  The thread owns pl from then on, but reaches
- * the sink only in a flush or a block's write: the opener gives the
- * sink its file before the first of either.
- * 0 (*tp set if started), or -1 (p's errbuf).
+ * Start the writer thread if asked for, once the file header is in the
+ * first block (the ring carries only records) and before there is a file
+ * (untouched if it cannot start).  It owns pl from then on, but reaches
+ * the sink, given its file first, only to flush or write a block.
  */
 static int
 sfc_thr_start(struct sfc_thr **tp,
     struct sfc_pipeline *pl, pcap_t *p, const struct pcap_dump_options *opts)
 {
-	struct pcapint_writer_params params;
+	struct pcapint_writer_params params = { .ring_size = opts->ring_size,
+	    .cpu = opts->cpu, .nice_incr = opts->nice_incr };
+	size_t stage_size = PCAP_REC_HDR_LEN + MAXIMUM_SNAPLEN;
 	struct sfc_thr *t;
-	size_t stage_size;
 
 	if (opts->ring_size == 0)
 		return (0);
-	memset(&params, 0, sizeof(params));
-	params.ring_size = opts->ring_size;
-	params.cpu = opts->cpu;
-	params.nice_incr = opts->nice_incr;
 	/* Copying a savefile: wait for room, as a record dropped is lost. */
 	if (p->rfile != NULL) {
 		params.blocking = 1;
@@ -1642,13 +1395,9 @@ sfc_thr_start(struct sfc_thr **tp,
 			params.ring_size = SFC_MAX_BLOCKING_RING;
 	}
 	/* The stage's buffer follows the structure. */
-	stage_size = PCAP_REC_HDR_LEN + MAXIMUM_SNAPLEN;
-	t = calloc(1, sizeof(*t) + stage_size);
-	if (t == NULL) {
-		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
+	t = pcapint_sfc_calloc(sizeof(*t) + stage_size, p->errbuf);
+	if (t == NULL)
 		return (-1);
-	}
 	t->pl = pl;
 	t->header_bytes = pl->assembler.in_bytes;
 #if defined(_POSIX_THREAD_CPUTIME) && _POSIX_THREAD_CPUTIME >= 0
@@ -1656,8 +1405,9 @@ sfc_thr_start(struct sfc_thr **tp,
 		t->have_producer_clock =
 		    pthread_getcpuclockid(pthread_self(), &t->producer_clock) == 0;
 #endif
-	sfc_assembler_init(&t->stage, (u_char *)(t + 1), stage_size, 1,
-	    sfc_stage_full, t);
+	sfc_assembler_redirect(&t->stage, (u_char *)(t + 1), sfc_stage_full, t);
+	t->stage.full = stage_size;
+	t->stage.in_bytes = PCAP_FILE_HDR_LEN;	/* the header went to pl */
 	t->stage.record_end = sfc_stage_record_end;
 	/* Set before the thread starts, which may ask for it at once. */
 	pl->load = sfc_thr_load;
@@ -1672,10 +1422,7 @@ sfc_thr_start(struct sfc_thr **tp,
 	return (0);
 }
 
-/*
- * The writer's error, 0 or -1; if it gave up on a stalled savefile, a
- * sticky error says so, unless the writer thread kept one first.
- */
+/* The writer's error, 0 or -1; a stalled savefile given up on is sticky. */
 static int
 sfc_thr_error(struct sfc_thr *t, int err)
 {
@@ -1685,7 +1432,6 @@ sfc_thr_error(struct sfc_thr *t, int err)
 	return (err != 0 ? -1 : 0);
 }
 
-/* On the application's thread: a flush, 0 or -1 after an error. */
 static int
 sfc_thr_flush(struct sfc_thr *t)
 {
@@ -1708,15 +1454,12 @@ sfc_thr_stats(struct sfc_thr *t, struct pcap_dump_stats *s)
 	pcapint_writer_get_stats(t->writer, &ws);
 	s->records_dropped = ws.dropped_full + t->too_big;
 	s->records = ws.records_in + ws.dropped_error + s->records_dropped;
-	s->bytes_in = sfc_thr_bytes_in(t);
+	s->bytes_in = t->header_bytes + ws.bytes_in;
 	s->ring_high_water = ws.high_water;
 	s->ring_size = ws.ring_size;
 }
 
-/*
- * Drain the ring and join the thread; the caller owns pl again, and the
- * blocks, all written or lost, go back to its buffer.
- */
+/* Drain the ring, join the thread: pl and its own buffer are back in use. */
 static void
 sfc_thr_stop(struct sfc_thr *t)
 {
@@ -1747,10 +1490,8 @@ struct sfc_thr;
 #endif
 
 /*
- * The dumper.  A pcap_dumper_t * must stay a FILE * (applications call
- * pcap_dump_file(), some cast it), so it is an unbuffered fopencookie()
- * or funopen() stream feeding the assembler, whose state a registry
- * finds, so that pcap_dump() hands it whole records without stdio.
+ * The dumper: an unbuffered cookie stream, as a pcap_dumper_t * must stay a
+ * FILE *; pcap_dump() finds it in a registry, to pass records past stdio.
  */
 struct sfc_dumper {
 	struct sfc_slot *slot;	/* in the registry */
@@ -1760,13 +1501,10 @@ struct sfc_dumper {
 };
 
 /*
- * The registry, from each open dumper's FILE * to its state: a list of
- * slots, claimed and released with atomic operations and never freed,
- * so that pcap_dump() finds its dumper with a few loads and no lock
- * while other threads open and close dumpers of their own.  There are
- * about as many slots as dumpers were ever open at once, few in the
- * programs that write savefiles.  A slot's dumper is set before its
- * FILE * is, so that a lookup that finds the FILE * finds its dumper.
+ * The registry, from each dumper's FILE * to its state: slots claimed and
+ * released atomically, never freed (as many as dumpers ever open at once),
+ * so that pcap_dump() finds its dumper with a few loads and no lock.  A
+ * slot's dumper is set before its FILE *, which a lookup finds first.
  */
 struct sfc_slot {
 	struct sfc_slot *next;	/* set before the slot is listed */
@@ -1793,8 +1531,7 @@ sfc_register(struct sfc_dumper *d)
 			break;
 	}
 	if (s == NULL) {
-		s = malloc(sizeof(*s));
-		if (s == NULL)
+		if ((s = malloc(sizeof(*s))) == NULL)
 			return (-1);
 		s->fp = SFC_SLOT_CLAIMED;
 		s->next = __atomic_load_n(&sfc_slots, __ATOMIC_RELAXED);
@@ -1808,23 +1545,15 @@ sfc_register(struct sfc_dumper *d)
 	return (0);
 }
 
-static void
-sfc_unregister(struct sfc_dumper *d)
-{
-	if (d->slot != NULL)
-		__atomic_store_n(&d->slot->fp, NULL, __ATOMIC_RELEASE);
-}
-
 static struct sfc_dumper *
 sfc_lookup(FILE *fp)
 {
 	struct sfc_slot *s;
 
 	for (s = __atomic_load_n(&sfc_slots, __ATOMIC_ACQUIRE); s != NULL;
-	    s = s->next) {
+	    s = s->next)
 		if (__atomic_load_n(&s->fp, __ATOMIC_ACQUIRE) == fp)
 			return (__atomic_load_n(&s->d, __ATOMIC_ACQUIRE));
-	}
 	return (NULL);
 }
 
@@ -1846,8 +1575,7 @@ pcapint_dump_compress_record(FILE *fp, const void *hdr, const u_char *data,
 {
 	struct sfc_dumper *d;
 
-	d = sfc_lookup(fp);
-	if (d == NULL)
+	if ((d = sfc_lookup(fp)) == NULL)
 		return (-1);
 	if (d->thr != NULL)
 		return (sfc_thr_record(d->thr, hdr, data, caplen));
@@ -1855,11 +1583,9 @@ pcapint_dump_compress_record(FILE *fp, const void *hdr, const u_char *data,
 }
 
 /*
- * ftell() only (pcap_dump_ftell64(), tcpdump -C).  An uncompressed
- * savefile is where the stream handed over ends, written yet or not, as
- * any FILE * is, so that a limit on its size holds to the record; a
- * compressed one is at the bytes on disk, as what the rest takes is not
- * known until it is compressed.
+ * ftell() only (pcap_dump_ftell64(), tcpdump -C): uncompressed, the end
+ * of the stream handed over, as for any FILE *, so that a size limit holds
+ * to the record; compressed, the bytes on disk (the rest's size unknown).
  */
 static int
 sfc_cookie_seek(void *cookie, SFC_COOKIE_OFF_T *pos, int whence)
@@ -1890,7 +1616,8 @@ sfc_cookie_close(void *cookie)
 	uint64_t good;
 	int err, ret;
 
-	sfc_unregister(d);
+	if (d->slot != NULL)
+		__atomic_store_n(&d->slot->fp, NULL, __ATOMIC_RELEASE);
 	if (d->thr != NULL)
 		sfc_thr_stop(d->thr);
 	(void)sfc_assembler_flush(&d->pl.assembler);
@@ -1900,17 +1627,12 @@ sfc_cookie_close(void *cookie)
 		if (sfc_sink_head(s) == -1)
 			(void)sfc_sink_cut(s, good);
 	}
-	/*
-	 * A trailer that finds no space is cut back as a block is, so that
-	 * the file still ends at a block and holds every record written; it
-	 * lacks only its container's end, which readers of that container
-	 * other than ours report.
-	 */
+	/* A trailer finding no space is cut as a block is, losing no record. */
 	good = s->out_bytes;
 	if (s->err == 0 && s->blocks != 0 && sfc_sink_write(s, trailer,
 	    s->codec->enc_trailer(d->pl.blk.enc, trailer)) == -1) {
 		err = errno;
-		if (sfc_sink_out_of_space(err))
+		if (SFC_NO_SPACE(err))
 			(void)sfc_sink_cut(s, good);
 		sfc_sink_write_failed(s, err);
 	}
@@ -1940,10 +1662,7 @@ sfc_funopen_seek(void *cookie, off_t offset, int whence)
 }
 #endif
 
-/*
- * Close a dumper, and its file if it has one, writing nothing more:
- * with the sticky error set, closing writes nothing.
- */
+/* Close d, and its file if any: with the sticky error set, writing nothing. */
 static void
 sfc_dumper_discard(struct sfc_dumper *d)
 {
@@ -1951,11 +1670,7 @@ sfc_dumper_discard(struct sfc_dumper *d)
 	(void)fclose(d->fp);
 }
 
-/*
- * A dumper with no file yet: the file header pcap_dump_fopen() writes
- * waits in the first block, and the writer thread, if asked for, waits
- * for records.  NULL, with p->errbuf set, on failure.
- */
+/* A dumper with no file yet: the file header waits in a block; or NULL. */
 static struct sfc_dumper *
 sfc_dumper_create(pcap_t *p, const pcap_dump_options_t *opts)
 {
@@ -1966,14 +1681,9 @@ sfc_dumper_create(pcap_t *p, const pcap_dump_options_t *opts)
 #endif
 	struct sfc_dumper *d;
 
-	d = calloc(1, sizeof(*d));
-	if (d == NULL) {
-		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
-		    errno, "malloc");
+	if ((d = pcapint_sfc_calloc(sizeof(*d), p->errbuf)) == NULL)
 		return (NULL);
-	}
-	if (sfc_pipeline_open(&d->pl, opts, p->rfile != NULL,
-	    p->errbuf) != 0) {
+	if (sfc_pipeline_open(&d->pl, opts, p->rfile != NULL, p->errbuf) != 0) {
 		free(d);
 		return (NULL);
 	}
@@ -1991,31 +1701,18 @@ sfc_dumper_create(pcap_t *p, const pcap_dump_options_t *opts)
 		return (NULL);
 	}
 	setvbuf(d->fp, NULL, _IONBF, 0);
-	if (sfc_register(d) != 0) {
+	/* pcap_dump_fopen() fails only on the link-layer type, leaving fp. */
+	if (sfc_register(d) != 0)
 		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "malloc");
-		sfc_dumper_discard(d);
-		return (NULL);
-	}
-	/*
-	 * It refuses only the link-layer type: the stream's writes do not
-	 * fail, so it leaves the stream open.
-	 */
-	if (pcap_dump_fopen(p, d->fp) == NULL) {
-		sfc_dumper_discard(d);
-		return (NULL);
-	}
-	if (sfc_thr_start(&d->thr, &d->pl, p, opts) != 0) {
-		sfc_dumper_discard(d);
-		return (NULL);
-	}
-	return (d);
+	else if (pcap_dump_fopen(p, d->fp) != NULL &&
+	    sfc_thr_start(&d->thr, &d->pl, p, opts) == 0)
+		return (d);
+	sfc_dumper_discard(d);
+	return (NULL);
 }
 
-/*
- * Write out the open block, through the writer thread if there is one,
- * as the thread alone touches the sink while it runs.
- */
+/* Through the writer thread if any: it alone touches the sink meanwhile. */
 static int
 sfc_dumper_flush(struct sfc_dumper *d)
 {
@@ -2025,13 +1722,10 @@ sfc_dumper_flush(struct sfc_dumper *d)
 }
 
 /*
- * Give d its file, f, and write the file header, in a block of its own,
- * so that the file holds it from its first write() on and it can be
- * kept while the disk is full (sfc_sink_lost()); an error writing it is
- * sticky, as for any block.  On failure, d is closed, and with it f (but
- * not stdout).  untruncated: f was opened without O_TRUNC, so that a
- * program killed while the dumper was set up leaves the old file, not
- * an empty one; it is truncated only now.
+ * Give d its file f and write the file header, a block of its own, so that
+ * the file has it from its first write() on, even through a full disk.
+ * On failure, d is closed, and f with it (not stdout).  untruncated: f
+ * lacked O_TRUNC, so that a program killed meanwhile leaves the old file.
  */
 static pcap_dumper_t *
 sfc_dumper_start(pcap_t *p, struct sfc_dumper *d, FILE *f, int untruncated)
@@ -2071,17 +1765,11 @@ pcap_dump_fopen_with_options(pcap_t *p, FILE *f,
 	if (opts == NULL)
 		return (pcap_dump_fopen(p, f));
 	/* The blocks go to f's descriptor, after what f had buffered. */
-	if (fflush(f) == EOF) {
+	if (fflush(f) == EOF)
 		pcapint_fmt_errmsg_for_errno(p->errbuf, PCAP_ERRBUF_SIZE,
 		    errno, "can't flush the output stream");
-		goto fail;
-	}
-	d = sfc_dumper_create(p, opts);
-	if (d == NULL)
-		goto fail;
-	return (sfc_dumper_start(p, d, f, 0));
-
-fail:
+	else if ((d = sfc_dumper_create(p, opts)) != NULL)
+		return (sfc_dumper_start(p, d, f, 0));
 	/* As documented, f is closed on failure (but not stdout). */
 	if (f != stdout)
 		(void)fclose(f);
@@ -2113,8 +1801,7 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 	if (strcmp(fname, "-") == 0)
 		return (pcap_dump_fopen_with_options(p, stdout, opts));
 	/* Everything first, so that the file is written as it is created. */
-	d = sfc_dumper_create(p, opts);
-	if (d == NULL)
+	if ((d = sfc_dumper_create(p, opts)) == NULL)
 		return (NULL);
 	/* Whether the file is ours to remove if opening fails after all. */
 	fd = open(fname, O_WRONLY | O_CREAT | O_EXCL, 0666);
@@ -2142,8 +1829,7 @@ pcapint_dump_compress_flush(FILE *fp)
 {
 	struct sfc_dumper *d;
 
-	d = sfc_lookup(fp);
-	if (d == NULL)
+	if ((d = sfc_lookup(fp)) == NULL)
 		return (0);
 	return (sfc_dumper_flush(d));
 }
@@ -2153,13 +1839,26 @@ pcap_dump_get_stats(pcap_dumper_t *pd, struct pcap_dump_stats *st,
     size_t stats_size)
 {
 	struct pcap_dump_stats s;
+	struct sfc_pipeline *pl;
 	struct sfc_dumper *d;
 
-	d = sfc_lookup((FILE *)pd);
-	if (d == NULL || st == NULL)
+	if ((d = sfc_lookup((FILE *)pd)) == NULL || st == NULL)
 		return (PCAP_ERROR);
+	pl = &d->pl;
 	memset(&s, 0, sizeof(s));
-	sfc_pipeline_stats(&d->pl, &s);
+	/* Error first: once it is set, the counts below stop moving. */
+	s.error = __atomic_load_n(&pl->sink.err, __ATOMIC_ACQUIRE);
+	s.records_written = SFC_LOAD(pl->sink.records);
+	s.records = SFC_LOAD(pl->assembler.in_records);
+	s.bytes_in = SFC_LOAD(pl->assembler.in_bytes);
+	s.bytes_out = SFC_LOAD(pl->sink.out_bytes);
+	s.blocks = SFC_LOAD(pl->sink.blocks);
+	s.blocks_stored = SFC_LOAD(pl->sink.blocks_stored);
+	s.records_lost = SFC_LOAD(pl->sink.records_lost);
+	s.space_stops = __atomic_load_n(&pl->sink.space_stops,
+	    __ATOMIC_ACQUIRE);
+	s.space_error = SFC_LOAD(pl->sink.space_error);
+	sfc_planner_stats(&pl->planner, &s);
 	if (d->thr != NULL)
 		sfc_thr_stats(d->thr, &s);
 	/* Every record is written, dropped, lost or still on its way. */
@@ -2175,8 +1874,7 @@ pcap_dump_geterr(pcap_dumper_t *pd)
 {
 	struct sfc_dumper *d;
 
-	d = sfc_lookup((FILE *)pd);
-	if (d == NULL ||
+	if ((d = sfc_lookup((FILE *)pd)) == NULL ||
 	    __atomic_load_n(&d->pl.sink.err, __ATOMIC_ACQUIRE) == 0)
 		return (NULL);
 	return (d->pl.sink.errmsg);
@@ -2244,10 +1942,7 @@ pcapint_writer_write_cancellable(int fd, const void *buf, size_t len)
 }
 #endif
 
-/*
- * Flush, take the final figures and message, and close: what a
- * pcap_dump_close_async() handler is told (*stp NULL for a plain dumper).
- */
+/* Flush, take figures (*stp NULL if plain) and message, close: for handlers. */
 static int
 dump_close_report(pcap_dumper_t *d, struct pcap_dump_stats *st,
     const struct pcap_dump_stats **stp, char *msg, size_t msgsize)
@@ -2259,8 +1954,7 @@ dump_close_report(pcap_dumper_t *d, struct pcap_dump_stats *st,
 	status = pcap_dump_flush(d) == -1 ? PCAP_ERROR : 0;
 	*stp = pcap_dump_get_stats(d, st, sizeof(*st)) == 0 ? st : NULL;
 	msg[0] = '\0';
-	e = pcap_dump_geterr(d);
-	if (e != NULL)
+	if ((e = pcap_dump_geterr(d)) != NULL)
 		pcapint_strlcpy(msg, e, msgsize);
 	pcap_dump_close(d);
 	if (status != 0 && msg[0] == '\0')
@@ -2270,12 +1964,10 @@ dump_close_report(pcap_dumper_t *d, struct pcap_dump_stats *st,
 #if defined(SFC_DUMPER) && defined(HAVE_PTHREADS)
 
 /*
- * Closing in the background: a dumper's writer thread may take long to
- * drain its ring, and a program that rotates files (tcpdump -C, -G) must
- * not stall its capture meanwhile.  One closing thread serves a queue,
- * in order, and leaves when it is empty.  It blocks every signal but
- * calls the handler with the mask of the thread that handed the dumper
- * over, which a handler that runs a program (tcpdump -z) passes on.
+ * Closing in the background: draining may take long, and a program that
+ * rotates files (tcpdump -C, -G) must not stall.  One thread serves the
+ * queue in order and leaves when it is empty; it blocks all signals but
+ * runs handlers with their caller's mask, which tcpdump -z passes on.
  */
 struct close_req {
 	struct close_req *next;
@@ -2304,8 +1996,7 @@ closer_main(void *arg _U_)
 	sigfillset(&all);
 	pthread_mutex_lock(&closer_lock);
 	while ((r = closer_head) != NULL) {
-		closer_head = r->next;
-		if (closer_head == NULL)
+		if ((closer_head = r->next) == NULL)
 			closer_tailp = &closer_head;
 		pthread_mutex_unlock(&closer_lock);
 		status = dump_close_report(r->d, &st, &stp, msg, sizeof(msg));
@@ -2335,17 +2026,12 @@ pcap_dump_close_async(pcap_dumper_t *d, pcap_dump_close_handler done,
 
 	if (d == NULL)
 		return (sfc_error(errbuf, "NULL dumper"));
-	r = calloc(1, sizeof(*r));
-	if (r == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
-		    "malloc");
+	if ((r = pcapint_sfc_calloc(sizeof(*r), errbuf)) == NULL)
 		return (PCAP_ERROR);
-	}
 	r->d = d;
 	r->done = done;
 	r->user = user;
 	pthread_sigmask(SIG_SETMASK, NULL, &r->mask);
-
 	pthread_mutex_lock(&closer_lock);
 	if (closer_pending == 0) {
 		sigfillset(&all);

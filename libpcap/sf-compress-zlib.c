@@ -27,25 +27,17 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * The gzip container of compressed savefiles (zlib): one gzip member
- * (RFC 1952) per block, ending with the CRC-32 and length of its data,
- * which zlib checks, so that a damaged block is refused.  Any other .gz
- * file is read too, such as the one large member of "gzip x.pcap".
+ * (RFC 1952) per block, its data's CRC-32 and length checked by zlib.
+ * Any other .gz file is read too, such as the single member of "gzip x.pcap".
  */
 
 #include <config.h>
-
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-
-#include "pcap-int.h"
 #include "sf-compress.h"
 
-/*
- * gzip does not say where a member ends, so a reader at the end of a
- * pipe may wait for up to this much of the next member.
- */
+/* gzip has no member lengths: a reader of a pipe may wait for this much. */
 #define	GZ_READ		4096
 
 struct gz_dec {
@@ -58,29 +50,25 @@ gz_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
     size_t *dstlen, size_t *hint, char *errbuf)
 {
 	struct gz_dec *g = state;
-	uInt in_len, out_len;
 	int ret;
 
 	/* zlib counts in uInt; a larger read takes several steps. */
-	in_len = *srclen > UINT_MAX ? UINT_MAX : (uInt)*srclen;
-	out_len = *dstlen > UINT_MAX ? UINT_MAX : (uInt)*dstlen;
 	g->zs.next_in = (Bytef *)(uintptr_t)src;
-	g->zs.avail_in = in_len;
+	g->zs.avail_in = *srclen > UINT_MAX ? UINT_MAX : (uInt)*srclen;
 	g->zs.next_out = dst;
-	g->zs.avail_out = out_len;
+	g->zs.avail_out = *dstlen > UINT_MAX ? UINT_MAX : (uInt)*dstlen;
 	ret = inflate(&g->zs, Z_NO_FLUSH);
-	*srclen = in_len - g->zs.avail_in;
-	*dstlen = out_len - g->zs.avail_out;
+	*srclen = (size_t)(g->zs.next_in - src);
+	*dstlen = (size_t)(g->zs.next_out - dst);
 	*hint = GZ_READ;
+	if (ret == Z_OK || ret == Z_BUF_ERROR)
+		return (0);
 	/* A member ended: the next one needs the inflater reset. */
-	if (ret == Z_STREAM_END && inflateReset(&g->zs) != Z_OK) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE, "inflateReset failed");
-		return (-1);
-	}
-	if (ret == Z_OK || ret == Z_BUF_ERROR || ret == Z_STREAM_END)
-		return (ret == Z_STREAM_END);
-	snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s",
-	    g->zs.msg != NULL ? g->zs.msg : "inflate failed");
+	if (ret == Z_STREAM_END && inflateReset(&g->zs) == Z_OK)
+		return (1);
+	snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", ret == Z_STREAM_END ?
+	    "inflateReset failed" : g->zs.msg != NULL ? g->zs.msg :
+	    "inflate failed");
 	return (-1);
 }
 
@@ -91,8 +79,7 @@ gz_dec_create(char *errbuf)
 
 	if ((g = pcapint_sfc_calloc(sizeof(*g), errbuf)) == NULL)
 		return (NULL);
-	/* Window bits 16 + 15: gzip only, header and trailer checked. */
-	if (inflateInit2(&g->zs, 16 + MAX_WBITS) != Z_OK) {
+	if (inflateInit2(&g->zs, 16 + MAX_WBITS) != Z_OK) {	/* gzip only */
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "inflateInit2 failed");
 		free(g);
 		return (NULL);
@@ -106,23 +93,16 @@ gz_dec_create(char *errbuf)
 static void
 gz_dec_free(void *state)
 {
-	struct gz_dec *g = state;
-
-	inflateEnd(&g->zs);
-	free(g);
+	inflateEnd(&((struct gz_dec *)state)->zs);
+	free(state);
 }
 
 const struct pcapint_sfc_decoder pcapint_sfc_gzip_decoder = {
-	gz_dec_create, gz_dec_free, pcapint_sfc_stream_read,
-	1, 0
+	gz_dec_create, gz_dec_free, pcapint_sfc_stream_read, 1, 0
 };
 
 #define	GZ_HDR_LEN	10	/* magic, method, flags, mtime, XFL, OS */
 #define	GZ_TRL_LEN	8	/* CRC-32, length modulo 2^32 */
-#define	GZ_OS_UNIX	3
-#define	GZ_XFL_BEST	2	/* XFL: level 9 */
-#define	GZ_XFL_FAST	4	/* XFL: level 1 */
-
 /* Stored deflate blocks (RFC 1951 3.2.4): a header byte, LEN, NLEN. */
 #define	GZ_STORED_MAX	65535
 #define	GZ_STORED_HDR	5
@@ -151,19 +131,14 @@ gz_enc_create(int level, size_t block_size _U_, char *errbuf)
 	return (g);
 }
 
-/*
- * Between members, deflateParams() right after deflateReset() has
- * nothing to compress at the old level.
- */
+/* After deflateReset(), deflateParams() has nothing left at the old level. */
 static int
 gz_enc_level(void *state, int level, char *errbuf)
 {
 	struct gz_enc *g = state;
 
-	if (level == g->level)
-		return (0);
-	if (deflateReset(&g->zs) != Z_OK ||
-	    deflateParams(&g->zs, level, Z_DEFAULT_STRATEGY) != Z_OK) {
+	if (level != g->level && (deflateReset(&g->zs) != Z_OK ||
+	    deflateParams(&g->zs, level, Z_DEFAULT_STRATEGY) != Z_OK)) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "can't set deflate compression level %d", level);
 		return (-1);
@@ -175,19 +150,16 @@ gz_enc_level(void *state, int level, char *errbuf)
 static void
 gz_enc_free(void *state)
 {
-	struct gz_enc *g = state;
-
-	deflateEnd(&g->zs);
-	free(g);
+	deflateEnd(&((struct gz_enc *)state)->zs);
+	free(state);
 }
 
 /* Length of len bytes as stored deflate blocks. */
 static size_t
 gz_stored_len(size_t len)
 {
-	size_t nblk = len == 0 ? 1 : (len + GZ_STORED_MAX - 1) / GZ_STORED_MAX;
-
-	return (len + GZ_STORED_HDR * nblk);
+	return (len + GZ_STORED_HDR * (len == 0 ? 1 :
+	    (len + GZ_STORED_MAX - 1) / GZ_STORED_MAX));
 }
 
 static size_t
@@ -205,19 +177,15 @@ gz_store(const u_char *in, size_t len, u_char *out)
 	u_char *o = out;
 	size_t n;
 
-	do {
+	for (;; in += n, len -= n) {
 		n = len > GZ_STORED_MAX ? GZ_STORED_MAX : len;
-		*o++ = n == len ? 1 : 0;	/* BFINAL on the last */
-		*o++ = (u_char)n;
-		*o++ = (u_char)(n >> 8);
-		*o++ = (u_char)~n;
-		*o++ = (u_char)(~n >> 8);
-		memcpy(o, in, n);
-		o += n;
-		in += n;
-		len -= n;
-	} while (len != 0);
-	return ((size_t)(o - out));
+		o[0] = n == len;	/* BFINAL on the last */
+		pcapint_sfc_put_le32(o + 1, (uint32_t)(n | ~n << 16));
+		memcpy(o + GZ_STORED_HDR, in, n);
+		o += GZ_STORED_HDR + n;
+		if (n == len)
+			return ((size_t)(o - out));
+	}
 }
 
 static ptrdiff_t
@@ -228,16 +196,12 @@ gz_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 	struct gz_enc *g = state;
 	size_t body = 0;
 
-	/*
-	 * No file name and no mtime, so that the same records make the
-	 * same file; XFL as gzip(1) sets it.
-	 */
+	/* No file name or mtime: the same records make the same file. */
 	*res = out;
 	memcpy(out, SFC_MAGIC(SFC_GZIP), 3);	/* with method 8, deflate */
 	memset(out + 3, 0, 5);			/* flags, mtime */
-	out[8] = g->level == 9 ? GZ_XFL_BEST :
-	    (g->level == 1 ? GZ_XFL_FAST : 0);
-	out[9] = GZ_OS_UNIX;
+	out[8] = g->level == 9 ? 2 : g->level == 1 ? 4 : 0;	/* gzip's XFL */
+	out[9] = 3;				/* OS: Unix */
 	*stored = 1;
 	if (try_codec) {
 		if (deflateReset(&g->zs) != Z_OK) {
@@ -267,8 +231,7 @@ gz_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 
 /* Levels as gzip(1) has them; 1, the fastest, is the default. */
 const struct pcapint_sfc_encoder pcapint_sfc_gzip_encoder = {
-	SFC_GZIP, 1,
-	1, 9, 1,
+	SFC_GZIP, 1, 1, 9, 1,
 	gz_enc_create, gz_enc_free, gz_enc_bound, gz_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, gz_enc_level,
 	&pcapint_sfc_gzip_ladder

@@ -27,22 +27,15 @@
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
  * The zstd container of compressed savefiles: one zstd frame (RFC 8878)
- * per block, with a content checksum (XXH64) that is checked, so that a
- * damaged block is refused.  Any other .zst file is read too, its frames
- * as one stream, as zstd(1) does.
+ * per block, its XXH64 content checksum checked.  Any other .zst file is
+ * read too, its frames as one stream, as zstd(1) does.
  */
 
 #include <config.h>
-
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
-
-#include "pcap-int.h"
 #include "sf-compress.h"
-
-#define	ZS_FIRST_READ	5	/* the magic and the frame header descriptor */
 
 struct zs_dec {
 	struct pcapint_sfc_stream s;	/* first: the shared read loop's */
@@ -56,17 +49,15 @@ zs_dec_step(void *state, const u_char *src, size_t *srclen, u_char *dst,
 	struct zs_dec *d = state;
 	ZSTD_inBuffer ib = { src, *srclen, 0 };
 	ZSTD_outBuffer ob = { dst, *dstlen, 0 };
-	size_t r;
+	size_t r = ZSTD_decompressStream(d->ds, &ob, &ib);
 
-	r = ZSTD_decompressStream(d->ds, &ob, &ib);
 	*srclen = ib.pos;
 	*dstlen = ob.pos;
 	if (ZSTD_isError(r)) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", ZSTD_getErrorName(r));
 		return (-1);
 	}
-	/* 0 when the frame is complete and its checksum matched. */
-	*hint = r;
+	*hint = r;	/* 0: the frame ended and its checksum matched */
 	return (r == 0);
 }
 
@@ -83,42 +74,29 @@ zs_dec_create(char *errbuf)
 		return (NULL);
 	}
 	d->s.step = zs_dec_step;
-	d->s.first_read = ZS_FIRST_READ;
+	d->s.first_read = 5;	/* the magic and the frame header descriptor */
 	return (d);
 }
 
 static void
 zs_dec_free(void *state)
 {
-	struct zs_dec *d = state;
-
-	ZSTD_freeDStream(d->ds);
-	free(d);
+	ZSTD_freeDStream(((struct zs_dec *)state)->ds);
+	free(state);
 }
 
 const struct pcapint_sfc_decoder pcapint_sfc_zstd_decoder = {
-	zs_dec_create, zs_dec_free, pcapint_sfc_stream_read,
-	1, 1
+	zs_dec_create, zs_dec_free, pcapint_sfc_stream_read, 1, 1
 };
 
-/*
- * Writing.  A block not worth compressing is a frame made by hand, without
- * libzstd looking at it: the magic, a frame header descriptor without
- * content size, checksum or dictionary, a window descriptor of 128 KiB
- * (2^(10 + 7)), then "raw" blocks of at most 128 KiB, each behind a
- * 3-byte little-endian header (size << 3, type 0, bit 0 on the last).
- */
+/* Stored frames' raw blocks: 3 bytes LE, size << 3 | type 0 << 1 | last. */
 #define	ZS_RAW_MAX	(128 * 1024)
-#define	ZS_FHD_NONE	0x00
-#define	ZS_WD_128K	((17 - 10) << 3)
 #define	ZS_RAW_HDR_LEN	3
 #define	ZS_FRAME_HDR_LEN	6	/* magic, FHD, window descriptor */
 
 /*
- * The state is the ZSTD_CCtx, which only stores a level until a frame
- * starts.  libzstd picks its parameters for the level and the block's
- * size, as zstd(1) does for a file of that size; smaller hash tables
- * than its own forget matches in large blocks.
+ * The state is the ZSTD_CCtx, which keeps a level until a frame starts.
+ * libzstd sizes its tables for it and the block: smaller forget matches.
  */
 static int
 zs_enc_level(void *state, int level, char *errbuf)
@@ -141,8 +119,7 @@ zs_enc_create(int level, size_t block_size _U_, char *errbuf)
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "ZSTD_createCCtx failed");
 		return (NULL);
 	}
-	if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx,
-	    ZSTD_c_checksumFlag, 1)))
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1)))
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "can't turn zstd frame checksums on");
 	else if (zs_enc_level(cctx, level, errbuf) == 0)
@@ -182,37 +159,32 @@ zs_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 			    ZSTD_getErrorName(r));
 			return (-1);
 		}
-		/* libzstd stores a block that does not shrink by itself. */
-		*stored = r >= len;
+		*stored = r >= len;	/* libzstd stored it by itself */
 		return ((ptrdiff_t)r);
 	}
 	memcpy(out, SFC_MAGIC(SFC_ZSTD), 4);
-	out[4] = ZS_FHD_NONE;
-	out[5] = ZS_WD_128K;
-	pos = ZS_FRAME_HDR_LEN;
-	do {
+	out[4] = 0;		/* no content size, checksum or dictionary */
+	out[5] = (17 - 10) << 3;	/* window: 2^17, 128 KiB */
+	*stored = 1;
+	for (pos = ZS_FRAME_HDR_LEN;; in += n, len -= n) {
 		n = len > ZS_RAW_MAX ? ZS_RAW_MAX : len;
-		bh = (uint32_t)n << 3 | (n == len ? 1 : 0);
+		bh = (uint32_t)n << 3 | (n == len);	/* raw, last or not */
 		out[pos] = (u_char)bh;
 		out[pos + 1] = (u_char)(bh >> 8);
 		out[pos + 2] = (u_char)(bh >> 16);
 		memcpy(out + pos + ZS_RAW_HDR_LEN, in, n);
 		pos += ZS_RAW_HDR_LEN + n;
-		in += n;
-		len -= n;
-	} while (len != 0);
-	*stored = 1;
-	return ((ptrdiff_t)pos);
+		if (n == len)
+			return ((ptrdiff_t)pos);
+	}
 }
 
 /*
- * Levels as zstd(1) has them, -100 (--fast=100) to 19; 0 is libzstd's
- * default, 3.  The default, -5, is the fastest that still compresses
- * well: faster settings write more and are no quicker.
+ * Levels as zstd(1) has them, -100 (--fast=100) to 19, 0 meaning 3.  Ours,
+ * -5, is the fastest that still compresses well: faster is no quicker.
  */
 const struct pcapint_sfc_encoder pcapint_sfc_zstd_encoder = {
-	SFC_ZSTD, 1,
-	-100, 19, -5,
+	SFC_ZSTD, 1, -100, 19, -5,
 	zs_enc_create, zs_enc_free, zs_enc_bound, zs_enc_block,
 	pcapint_sfc_no_header, pcapint_sfc_no_header, zs_enc_level,
 	&pcapint_sfc_zstd_ladder

@@ -26,9 +26,8 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * Compressed savefiles: what savefile.c, sf-pcap.c and the subsystem's
- * files call of one another.  savefile.c is built everywhere, so this
- * needs only C99 and pcap-int.h: no ssize_t, which MSVC lacks.
+ * Compressed savefiles' internal interface.  savefile.c, built everywhere,
+ * includes it: only C99 and pcap-int.h, no ssize_t (MSVC lacks it).
  */
 
 #ifndef sf_compress_h
@@ -42,31 +41,25 @@
 #include "pcap-int.h"
 
 /* Reading, sf-compress-read.c, and what the decoders share. */
-struct pcapint_sfc_decoder;
-
-/* In order of preference. */
-enum pcapint_sfc_container_id {
+enum pcapint_sfc_container_id {	/* in order of preference */
 	SFC_STORE, SFC_ZSTD, SFC_LZ4, SFC_GZIP,
 #ifdef SFC_LZOP_CONTAINER
 	SFC_LZO,
 #endif
 	SFC_NCONTAINERS
 };
-
 #ifdef SFC_LZOP_CONTAINER
 #define	SFC_MAGIC_MAX	9	/* lzop's signature */
 #else
 #define	SFC_MAGIC_MAX	4
 #endif
 #define	SFC_MAGIC_CHECK	4	/* what savefile.c has read when it asks */
-
 struct pcapint_sfc_container {
 	const char	*name;
 	u_char		magic[SFC_MAGIC_MAX];	/* all of the signature */
 	u_int		magic_len;	/* 0 for "store": plain pcap */
 	const struct pcapint_sfc_decoder *dec;	/* NULL: not built */
 };
-
 extern const struct pcapint_sfc_container
     pcapint_sfc_containers[SFC_NCONTAINERS];
 #define	SFC_MAGIC(id)	(pcapint_sfc_containers[id].magic)
@@ -75,30 +68,24 @@ extern const struct pcapint_sfc_decoder pcapint_sfc_gzip_decoder,
 #ifdef HAVE_LIBLZO2
 extern const struct pcapint_sfc_decoder pcapint_sfc_lzo_decoder;
 #endif
-
 /* savefile.c's check_headers[] entry; rfile is the decompressing stream. */
 extern pcap_t *pcapint_compressed_check_header(const uint8_t *, FILE *,
     u_int, char *, int *);
 /* Units the reader holds whole, to hand none out damaged; blocks fit. */
 #define	SFC_MAX_BLOCK		(16 * 1024 * 1024)
-
 /* Primed with the magic pcap_fopen_offline() read: pipes can't rewind. */
 struct pcapint_sfc_input {
 	FILE	*raw;
 	u_char	*buf;
-	size_t	size;		/* allocated size of buf */
-	size_t	pos;		/* next unconsumed byte in buf */
-	size_t	len;		/* bytes valid in buf */
+	size_t	size, pos, len;	/* buf's allocated, next unread, valid bytes */
 	int64_t	off;		/* raw stream offset of buf[0] */
-	int	eof;		/* raw stream hit end of file */
-	int	ioerr;		/* raw stream read error (errno) */
+	int	eof, ioerr;	/* raw hit end of file; read error (errno) */
 };
 #define	SFC_INPUT_OFFSET(in)	((in)->off + (int64_t)(in)->pos)
 #ifdef SFC_LZOP_CONTAINER
 /* Copy n bytes of input: returns n, fewer only at end of file, or -1. */
 extern ptrdiff_t pcapint_sfc_read(struct pcapint_sfc_input *, void *, size_t);
 #endif
-
 /* dec_read() errors; the reader adds "truncated"/"corrupt" and where. */
 #define	SFC_DEC_TRUNCATED	(-1)	/* stream ends inside a block */
 #define	SFC_DEC_CORRUPT		(-2)	/* errbuf says why */
@@ -108,10 +95,9 @@ extern ptrdiff_t pcapint_sfc_read(struct pcapint_sfc_input *, void *, size_t);
 extern void *pcapint_sfc_calloc(size_t, char *errbuf);
 
 /*
- * First in a streaming decoder's state, for pcapint_sfc_stream_read().
- * step() is one step of the library: sets *srclen and *dstlen to what it
- * consumed and produced, *hint to the input it wants next.  1: the unit
- * (gzip member, frame) ended, ready for the next; 0: not; -1: damage, errbuf.
+ * First in a streaming decoder's state.  step(), one library call, sets
+ * *srclen, *dstlen to what it used and made, *hint to the input it wants
+ * next; 1: the unit (gzip member, frame) ended; 0: not; -1: damage, errbuf.
  */
 struct pcapint_sfc_stream {
 	int	(*step)(void *, const u_char *src, size_t *srclen, u_char *dst,
@@ -124,10 +110,9 @@ struct pcapint_sfc_stream {
 };
 
 /*
- * dec_read() returns at most size bytes, 0 or an SFC_DEC_ error, with the
- * raw offset of their unit (block, frame) in *unit_off.  It sets
- * *unit_done, even with 0 bytes, when they end the unit and its checksum
- * matched: no call returns two units' bytes.  0 otherwise is the end.
+ * dec_read() returns up to size bytes of one unit (block, frame), 0 or an
+ * SFC_DEC_ error, the unit's raw offset in *unit_off; *unit_done, even with
+ * 0 bytes, if they end it and its checksum matched.  0 otherwise: the end.
  */
 struct pcapint_sfc_decoder {
 	void	*(*dec_create)(char *errbuf);
@@ -140,45 +125,31 @@ struct pcapint_sfc_decoder {
 extern ptrdiff_t pcapint_sfc_stream_read(void *, struct pcapint_sfc_input *,
     u_char *, size_t, int64_t *, int *, char *);
 
-/*
- * The level controller, sf-compress-adapt.c.  A ladder is a codec's
- * levels, the cheapest first; rung 0 stores.
- */
-#define	PCAPINT_SFC_ADAPT_STORE		0
+/* The level controller, sf-compress-adapt.c: ladders of codec levels. */
+#define	PCAPINT_SFC_ADAPT_STORE		0	/* rung 0 stores */
 #define	PCAPINT_SFC_ADAPT_MAX_RUNGS	8
 #define	PCAPINT_SFC_ADAPT_PROBE_EVERY	16	/* rung 0 tries the codec this often */
-
 struct pcapint_sfc_adapt_rung {
 	int	level;		/* the codec's level; unused on rung 0 */
-	double	cost;		/* ns of one CPU per input byte */
-	double	gain;		/* 1 - output bytes / input bytes */
+	double	cost, gain;	/* CPU ns per input byte; 1 - out / in bytes */
 	u_int	scale;		/* block size multiplier, unless set */
 };
-
 struct pcapint_sfc_adapt_ladder {
-	u_int	nrungs;		/* at most PCAPINT_SFC_ADAPT_MAX_RUNGS */
-	u_int	start;		/* the rung to begin with */
-	const struct pcapint_sfc_adapt_rung *rungs;
+	u_int	nrungs, start;	/* <= PCAPINT_SFC_ADAPT_MAX_RUNGS; the first */
+	const struct pcapint_sfc_adapt_rung *rungs;	/* cheapest first */
 };
-
 /* A written block, or a few at one rung added up; times in ns. */
 struct pcapint_sfc_adapt_sample {
 	u_int	rung;		/* the rung the block was compressed at */
-	uint64_t bytes_in;	/* uncompressed bytes in the block */
-	uint64_t bytes_out;	/* bytes written for it */
-	uint64_t tried_in;	/* of bytes_in, those the codec was run on */
-	uint64_t tried_out;	/* what the codec made of them */
-	uint64_t cpu_ns;	/* in the codec, the thread's CPU time */
-	uint64_t write_ns;	/* time spent in write() for it */
+	uint64_t bytes_in, bytes_out;	/* uncompressed; written for it */
+	uint64_t tried_in, tried_out;	/* of those, the codec's in and out */
+	uint64_t cpu_ns, write_ns;	/* codec's thread CPU; in write() */
 	uint64_t wall_ns;	/* wall-clock time since the previous sample */
-	uint64_t backlog;	/* bytes waiting in the ring after it */
-	uint64_t ring_size;	/* the ring's size; 0 without a ring */
-	u_int	threads;	/* threads that compress: writer and helpers */
-	u_int	cpus;		/* CPUs they may run on; 0: one each */
+	uint64_t backlog, ring_size;	/* in the ring after it; 0: no ring */
+	u_int	threads, cpus;	/* that compress; their CPUs, 0: one each */
 	uint64_t producer_ns;	/* the producer's CPU time; 0: unknown */
 	int	cold;		/* cpu_ns includes setting a new level up */
 };
-
 #define	PCAPINT_SFC_ADAPT_STORE_IT	0	/* store it; don't run the codec */
 #define	PCAPINT_SFC_ADAPT_SKIP_DECIDES	1	/* the skip decides, at rung's level */
 #define	PCAPINT_SFC_ADAPT_PROBE		2	/* run the codec, whatever the skip says */
@@ -187,37 +158,28 @@ struct pcapint_sfc_adapt_choice {
 	int	level;		/* ladder->rungs[rung].level */
 	int	how;		/* PCAPINT_SFC_ADAPT_STORE_IT, ... */
 };
-
-/*
- * The controller's state, passed to every call; the functions touch
- * nothing else and never fail.  Private but for rung and moves.
- */
+/* The controller's state: the functions touch nothing else, never fail. */
 struct pcapint_sfc_adapt_window {
 	double	in, out, tried_in, tried_out, cpu, write, wall, producer;
 };
 struct pcapint_sfc_adapt_seen {
-	double	cost;		/* smoothed ns per byte the codec was run on */
-	double	gain;		/* smoothed 1 - out / in of those bytes */
+	double	cost, gain;	/* smoothed, of bytes the codec was run on */
 	uint64_t when;		/* fed after its last sample; 0 never */
 };
-struct pcapint_sfc_adapt {
+struct pcapint_sfc_adapt {	/* private but for rung and moves */
 	const struct pcapint_sfc_adapt_ladder *ladder;
-	u_int	floor;		/* the lowest rung the CPU may push it to */
-	u_int	rung;		/* the current rung */
+	u_int	floor, rung;	/* lowest rung the CPU may push to; current */
 	uint64_t moves;		/* rung changes so far */
-	struct pcapint_sfc_adapt_window slow;	/* samples at this rung */
-	struct pcapint_sfc_adapt_window fast;
+	struct pcapint_sfc_adapt_window slow, fast;	/* at this rung */
 	u_int	samples;	/* samples at this rung since it was chosen */
 	double	busy;		/* smoothed load of the last samples */
-	u_int	threads;
-	u_int	cpus;		/* at most threads */
+	u_int	threads, cpus;	/* cpus <= threads */
 	u_int	all_cpus;	/* the CPUs of the sample, 0: one each */
 	uint64_t fed;		/* input bytes of the samples fed in all */
 	struct pcapint_sfc_adapt_window recent;	/* at any rung, for disk_y */
 	double	disk_y;		/* ns in write() per byte, while it blocked */
 	uint64_t disk_when;	/* fed after its last update; 0 never */
-	double	backlog;	/* backlog / ring size, last sample */
-	double	trend;		/* smoothed change of that per sample */
+	double	backlog, trend;	/* last backlog / ring size; smoothed change */
 	int	have_backlog;
 	int	votes;		/* > 0: samples in a row for up; < 0: down */
 	int	trying;		/* rule 3 tries a rung not measured lately */
@@ -234,7 +196,6 @@ void	pcapint_sfc_adapt_feed(struct pcapint_sfc_adapt *,
 /* Once per block, before it begins. */
 void	pcapint_sfc_adapt_choose(struct pcapint_sfc_adapt *,
 	    struct pcapint_sfc_adapt_choice *);
-
 extern const struct pcapint_sfc_adapt_ladder pcapint_sfc_zstd_ladder,
     pcapint_sfc_lz4_ladder, pcapint_sfc_gzip_ladder;
 
@@ -242,17 +203,13 @@ extern const struct pcapint_sfc_adapt_ladder pcapint_sfc_zstd_ladder,
 struct pcapint_sfc_encoder {
 	enum pcapint_sfc_container_id container;
 	int		compresses;	/* 0 for "store" */
-	int		min_level;
-	int		max_level;
-	int		default_level;
+	int		min_level, max_level, default_level;
 	/*
-	 * enc_block() writes a block of up to block_size bytes, in at most
-	 * enc_bound() bytes compressed or stored, at *res as one unit of its
-	 * container (gzip member, LZ4 or zstd frame) that stands alone: the
-	 * container's tools read the units as one stream, and a file cut
-	 * between two is valid.  With try_codec 0 it stores the block,
-	 * spending no CPU on compressing.  *stored: the block went out as
-	 * it came.  Errors: NULL or -1, errbuf filled in.
+	 * enc_block() writes a block of up to block_size bytes at *res, in at
+	 * most enc_bound() bytes, as a unit of its container (gzip member,
+	 * LZ4 or zstd frame) that stands alone: tools read the units as one
+	 * stream; a file cut between two is valid.  try_codec 0 stores it, no
+	 * CPU spent; *stored: it went as it came.  Errors: NULL, -1, errbuf.
 	 */
 	void	*(*enc_create)(int level, size_t block_size, char *errbuf);
 	void	(*enc_free)(void *);
@@ -267,7 +224,6 @@ struct pcapint_sfc_encoder {
 	int	(*enc_level)(void *, int level, char *errbuf);
 	const struct pcapint_sfc_adapt_ladder *ladder;	/* NULL: one level */
 };
-
 /* By container, NULL where the codec was not built. */
 extern const struct pcapint_sfc_encoder *const
     pcapint_sfc_encoders[SFC_NCONTAINERS];
@@ -280,7 +236,6 @@ extern const struct pcapint_sfc_encoder pcapint_sfc_store,
 #ifdef HAVE_LIBLZO2
 extern const struct pcapint_sfc_encoder pcapint_sfc_lzo_encoder;
 #endif
-
 /* extract.h has loads but no stores. */
 extern void pcapint_sfc_put_be32(u_char *, uint32_t);
 extern void pcapint_sfc_put_le32(u_char *, uint32_t);
@@ -289,13 +244,9 @@ extern size_t pcapint_sfc_no_header(void *, u_char *);
 
 /* pcap_dump_flush()'s: -1 if the dumper has a sticky error, else 0. */
 extern int pcapint_dump_compress_flush(FILE *);
-/*
- * pcap_dump()'s: 0 if a compressed dumper took the record, -1 if not (a
- * plain dumper, or one in the middle of a record fwrite() in parts).
- */
+/* pcap_dump()'s: 0: a compressed dumper took it; -1: plain or mid-fwrite(). */
 extern int pcapint_dump_compress_record(FILE *, const void *,
     const u_char *, bpf_u_int32);
-
 #define	SFC_COLD_LEVEL		INT_MIN	/* the codec has not run yet */
 /* A full block, as the dumper's stages pass it on, on any threads. */
 struct pcapint_sfc_block {
@@ -319,21 +270,14 @@ struct pcapint_sfc_block {
 	void	*enc;
 	int	warm_level;	/* enc's last level, or SFC_COLD_LEVEL */
 };
-
 /* On any thread, timed by that thread's CPU clock. */
 extern void pcapint_sfc_block_compress(const struct pcapint_sfc_encoder *,
     struct pcapint_sfc_block *);
-
-/*
- * Block n's plan uses only blocks up to n - SFC_SKIP_LAG, so that the
- * file is the same however many blocks are compressed at once.
- */
+/* Block n's plan uses blocks to n - SFC_SKIP_LAG: same file, any threads. */
 #define	SFC_SKIP_LAG	4
 struct pcapint_sfc_skip {
-	u_int	stored_run;	/* incompressible blocks in a row */
-	u_int	skip_count;	/* blocks stored while skipping */
+	u_int	stored_run, skip_count;	/* incompressible in a row; skipped */
 };
-
 /* Written only on the thread that writes. */
 struct pcapint_sfc_planner {
 	const struct pcapint_sfc_encoder *codec;
@@ -341,10 +285,8 @@ struct pcapint_sfc_planner {
 	size_t	block_size;	/* the largest block: what buffers hold */
 	size_t	block_full;	/* the size of the blocks to fill now */
 	size_t	block_unit;	/* scaled by rungs; 0: all are block_size */
-
 	struct pcapint_sfc_skip skip;
-	uint64_t planned;	/* blocks planned */
-	uint64_t learned;	/* blocks learned from */
+	uint64_t planned, learned;	/* blocks planned; learned from */
 	u_char	results[SFC_SKIP_LAG];	/* block n's at n % SFC_SKIP_LAG */
 	struct pcapint_sfc_adapt *adapt;	/* NULL at a fixed level */
 	uint64_t last_sample_ns;	/* when the last block was learned */
@@ -352,16 +294,12 @@ struct pcapint_sfc_planner {
 	uint64_t blocks_at[PCAPINT_SFC_ADAPT_MAX_RUNGS];
 	uint64_t level_moves;
 };
-
 /* The writer's, for the samples; all 0 without a writer thread. */
 struct pcapint_sfc_load {
-	uint64_t backlog;
-	uint64_t ring_size;
-	u_int	threads;
-	u_int	cpus;
+	uint64_t backlog, ring_size;
+	u_int	threads, cpus;
 	uint64_t producer_ns;
 };
-
 /* offline: the records come from a savefile, so waiting loses none. */
 extern int pcapint_sfc_planner_init(struct pcapint_sfc_planner *,
     const struct pcap_dump_options *opts, int offline, char *errbuf);
@@ -371,35 +309,29 @@ extern void pcapint_sfc_planner_plan(struct pcapint_sfc_planner *,
 /* Blocks are learned from in the order planned, once written. */
 extern void pcapint_sfc_planner_learn(struct pcapint_sfc_planner *,
     const struct pcapint_sfc_block *);
-
 /* Then what writing it cost; block_full may change. */
 extern void pcapint_sfc_planner_measure(struct pcapint_sfc_planner *,
     const struct pcapint_sfc_block *, uint64_t write_ns,
     const struct pcapint_sfc_load *);
 
-/* The writer thread, sf-writer.c: a single-producer/consumer ring. */
-struct pcapint_writer;
-
 /*
- * On the writer thread only, so unlocked: consume() gets the stream in
- * order; flush() runs once all put before a flush request is consumed.
- * An errno value returned is sticky: every record after it is lost.
+ * The writer thread, sf-writer.c: a single-producer/consumer ring.  ops
+ * run on it only, so unlocked: consume() gets the stream in order; flush()
+ * runs once all put before a flush request is consumed.  An errno value
+ * returned is sticky: every record after it is lost.
  */
 struct pcapint_writer_ops {
 	int	(*consume)(void *ctx, const unsigned char *buf, size_t len);
 	int	(*flush)(void *ctx);
 };
-
 struct pcapint_writer_stats {
-	uint64_t	bytes_in;	/* bytes handed to the ring */
-	uint64_t	records_in;	/* records handed to the ring */
+	uint64_t	bytes_in, records_in;	/* handed to the ring */
 	uint64_t	dropped_full;	/* records refused: ring full */
 	uint64_t	dropped_error;	/* records refused: sticky error */
 	size_t		high_water;	/* most bytes ever waiting in the ring */
 	size_t		ring_size;
 	int		error;		/* the sticky errno value, or 0 */
 };
-
 /* Zeroed: unpinned, at the caller's priority, dropping on a full ring. */
 struct pcapint_writer_params {
 	size_t	ring_size;	/* bytes, rounded up to a power of two */
@@ -407,7 +339,6 @@ struct pcapint_writer_params {
 	int	nice_incr;	/* > 0: the thread lowers its priority so */
 	int	blocking;	/* put waits for room instead of dropping */
 };
-
 /* Fails if it cannot pin or renice as asked, never silently ignoring it. */
 struct pcapint_writer *pcapint_writer_start(
     const struct pcapint_writer_params *params,
@@ -427,16 +358,12 @@ int	pcapint_writer_flush(struct pcapint_writer *);
 ptrdiff_t	pcapint_writer_write_cancellable(int, const void *, size_t);
 void	pcapint_writer_get_stats(struct pcapint_writer *,
 	    struct pcapint_writer_stats *);
-/*
- * The bytes put so far.  Call it on the producer's thread: it reads only
- * a counter that thread writes, not a cache line the writer thread does.
- */
+/* The bytes put so far; producer thread only: it reads its own counter. */
 uint64_t	pcapint_writer_bytes_in(struct pcapint_writer *);
 /* On the writer thread. */
 size_t	pcapint_writer_backlog(struct pcapint_writer *);
 size_t	pcapint_writer_ring_size(struct pcapint_writer *);
 int	pcapint_writer_stop(struct pcapint_writer *);	/* drains, frees */
-
 /* The writer options' checks, with or without a dumper: 0 or -1. */
 int	pcapint_writer_check_nice(int nice_incr, char *errbuf);
 int	pcapint_writer_check_cpu(int cpu, char *errbuf);

@@ -26,17 +26,12 @@
  * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
  * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  *
- * A writer thread for savefiles, after Satten's Gulp: a write() can
- * block as long as the disk takes, even after poll() said it would not,
- * and a capturing thread blocked there lets the kernel's ring overflow.
- * So the capturing thread only copies each record into a ring, dropping
- * what does not fit (in blocking mode, for copying a savefile, it waits),
- * and a thread of its own compresses and writes.
- *
- * The producer (the thread calling pcap_dump()) owns "head", the writer
- * "tail", 64-bit byte counts taken modulo the power-of-two ring size;
- * each publishes its own with a release store and reads the other's with
- * an acquire load, so the bytes are complete when an index moves.
+ * A writer thread for savefiles, after Satten's Gulp: write() can block as
+ * long as the disk takes, even after poll(), and a capture blocked there
+ * overflows the kernel's ring; so pcap_dump() only copies each record into
+ * a ring, for a thread of its own to compress and write.  The producer owns
+ * "head", the writer "tail": 64-bit byte counts modulo the ring's size, each
+ * release-stored by its owner after the bytes, acquire-loaded by the other.
  */
 
 #include <config.h>
@@ -60,22 +55,16 @@
 #include "sf-compress.h"
 
 void
-pcapint_writer_set_name(const char *name)
+pcapint_writer_set_name(const char *name _U_)
 {
 #if defined(HAVE_PTHREAD_SETNAME_NP) && defined(__linux__)
 	/* For top -H and ps -L; Linux's takes two arguments. */
 	(void)pthread_setname_np(pthread_self(), name);
-#else
-	(void)name;
 #endif
 }
 
 #if defined(HAVE_PTHREAD_ATTR_SETAFFINITY_NP) || defined(SFC_COOKIE_OFF_T)
-/*
- * Start fn(arg), pinned to cpu if it is not -1, with every signal
- * blocked, so that signals reach the application's threads.  Returns 0
- * or an errno value.
- */
+/* Pinned unless cpu is -1; signals blocked: they are the application's. */
 static int
 writer_spawn(pthread_t *t, int cpu _U_, void *(*fn)(void *), void *arg)
 {
@@ -119,11 +108,7 @@ pcapint_writer_check_cpu(int cpu, char *errbuf)
 	pthread_t t;
 	int err;
 
-	/*
-	 * Start a thread pinned to cpu and let it end: the kernel, not the
-	 * calling thread's own mask, judges where this process may run.
-	 * EINVAL: no such CPU, or not in the process's cpuset.
-	 */
+	/* The kernel, not this thread's mask, judges; EINVAL: not in cpuset. */
 	if (cpu < 0 || cpu >= CPU_SETSIZE)
 		err = EINVAL;
 	else if ((err = writer_spawn(&t, cpu, writer_probe_main, NULL)) == 0)
@@ -144,21 +129,17 @@ pcapint_writer_check_cpu(int cpu, char *errbuf)
 #endif
 }
 
+/* Only lower: on a shared CPU a late capture loses packets, a writer lags. */
 int
 pcapint_writer_check_nice(int nice_incr, char *errbuf)
 {
-	/*
-	 * Only ever lower, so that on a shared CPU the scheduler favours the
-	 * capture, whose kernel ring overflows, over the writer, whose
-	 * backlog only grows.  Only Linux has a per-thread nice value.
-	 */
 	if (nice_incr < 0 || nice_incr > 19) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "writer thread priority decrease %d is out of range (0 to 19)",
 		    nice_incr);
 		return (-1);
 	}
-#ifndef __linux__
+#ifndef __linux__	/* the only one with per-thread nice values */
 	if (nice_incr != 0) {
 		snprintf(errbuf, PCAP_ERRBUF_SIZE,
 		    "cannot lower the writer thread's priority: not supported on this platform");
@@ -180,48 +161,32 @@ pcapint_writer_check_nice(int nice_incr, char *errbuf)
 
 struct pcapint_writer {
 	unsigned char	*ring;
-	size_t		size;		/* a power of two */
-	size_t		wake_bytes;
+	size_t		size, wake_bytes;	/* size: a power of two */
 	size_t		hot_bytes;	/* the producer rewinds past this */
 	const struct pcapint_writer_ops *ops;
 	void		*ctx;
 	char		pad0[CACHE_LINE];	/* the producer's side */
 	uint64_t	head;		/* bytes ever put; release-stored */
 	uint64_t	tail_seen;	/* producer's last view of tail */
-	uint64_t	records_in;
-	uint64_t	bytes_in;
-	uint64_t	rewinds;
-	uint64_t	dropped_full;
-	uint64_t	dropped_error;
+	uint64_t	records_in, bytes_in, rewinds;
+	uint64_t	dropped_full, dropped_error;
 	size_t		high_water_seen; /* the producer's measure of it */
 	char		pad1[CACHE_LINE];	/* the writer's side */
 	uint64_t	tail;		/* bytes ever consumed; release-stored */
 	size_t		high_water;
-	int		error;		/* sticky errno value */
-	int		sleeping;	/* writer waits on "wake" */
-	int		nice_incr;	/* read once, at the thread's start */
-	int		blocking;	/* put waits for room */
-	int		waiting;	/* a blocking put waits on "room" */
+	int		error, sleeping;	/* sticky errno; writer waits */
+	int		nice_incr, blocking, waiting;	/* waiting: on "room" */
 	char		pad2[CACHE_LINE];	/* the rest under the mutex */
 	pthread_mutex_t	lock;
-	pthread_cond_t	wake;		/* the writer waits here */
-	pthread_cond_t	done;		/* flush and stop wait here */
-	pthread_cond_t	room;		/* a blocking put waits here */
+	pthread_cond_t	wake, done, room;	/* writer; flush, stop; put */
 	clockid_t	clock;		/* the clock of their deadlines */
-	int		started;	/* the thread has set itself up */
-	int		start_err;	/* errno value of that, or 0 */
-	uint64_t	flush_req;
-	uint64_t	flush_done;	/* written by the writer only */
-	int		stop;
-	int		stalled;	/* a flush gave up waiting */
+	int		started, start_err;	/* set up; errno or 0 */
+	uint64_t	flush_req, flush_done;	/* done: the writer's */
+	int		stop, stalled;	/* stalled: a flush gave up waiting */
 	pthread_t	thread;
 };
 
-/*
- * The clock of the timed waits: CLOCK_MONOTONIC where a condition
- * variable can be given one, so that stepping the system time back
- * does not stretch an idle writer's sleep or a flush's stall check.
- */
+/* CLOCK_MONOTONIC where possible: setting the time back stretches no wait. */
 static clockid_t
 writer_conds_init(pthread_cond_t *const conds[], size_t n)
 {
@@ -243,12 +208,10 @@ writer_conds_init(pthread_cond_t *const conds[], size_t n)
 static void
 writer_deadline(clockid_t clock, struct timespec *deadline, long ms)
 {
-	long ns;
-
 	clock_gettime(clock, deadline);
-	ns = deadline->tv_nsec + (ms % 1000) * 1000000L;
-	deadline->tv_sec += ms / 1000 + ns / 1000000000L;
-	deadline->tv_nsec = ns % 1000000000L;
+	deadline->tv_nsec += (ms % 1000) * 1000000L;
+	deadline->tv_sec += ms / 1000 + deadline->tv_nsec / 1000000000L;
+	deadline->tv_nsec %= 1000000000L;
 }
 
 static void
@@ -274,11 +237,9 @@ writer_wake(struct pcapint_writer *w)
 }
 
 /*
- * Blocking mode: wait until len bytes fit after head (0), or for the
- * sticky error (-1), after which the writer discards what it is given.
- * Store of "waiting", fence, load of tail here against store of tail,
- * fence, load of "waiting" in writer_consume(); the mutex is held from
- * the check to the wait, so its broadcast cannot fall between them.
+ * Blocking mode: 0 once len bytes fit after head, -1 on the sticky error.
+ * Dekker-style on "waiting" and tail with writer_consume(); the mutex is
+ * held from check to wait, so its broadcast cannot fall between them.
  */
 static int
 writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
@@ -305,12 +266,9 @@ writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
 }
 
 /*
- * While the writer keeps up, keep the producer to the first hot_bytes of
- * the ring, still cached (the rest may not even be mapped yet): what a
- * sleeping writer has still to take moves to the start of the next lap,
- * copied, not counted again, so the room for a burst and the high-water
- * mark do not change.  The writer leaves its wait only with the mutex,
- * held here, and reads "tail" again after it.  Returns the new head.
+ * While the writer keeps up, keep the producer to the first, cached hot_bytes
+ * (the rest may not be mapped): a sleeping writer's backlog moves, uncounted,
+ * to the next lap's start; it wakes only with this mutex, then rereads tail.
  */
 static uint64_t
 writer_rewind(struct pcapint_writer *w, uint64_t head)
@@ -348,7 +306,6 @@ pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
 	    __atomic_load_n(&w->sleeping, __ATOMIC_RELAXED))
 		head = writer_rewind(w, head);
 	if (len > w->size - RING_USED(head, w->tail_seen)) {
-		/* The writer, stuck in write(), measures nothing now. */
 		w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
 		if (RING_USED(head, w->tail_seen) > w->high_water_seen)
 			w->high_water_seen = RING_USED(head, w->tail_seen);
@@ -364,11 +321,7 @@ pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
 	w->records_in++;
 	/* Others read it through pcapint_writer_get_stats(). */
 	__atomic_store_n(&w->bytes_in, w->bytes_in + len, __ATOMIC_RELAXED);
-	/*
-	 * The handshake of writer_main().  tail_seen may be far behind, and
-	 * by it every record would wake the writer for less than wake_bytes;
-	 * a sleeping writer does not move tail, so reading it is cheap.
-	 */
+	/* The handshake; a stale tail_seen would wake the writer per record. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED))
 		return (0);
@@ -393,12 +346,7 @@ pcapint_writer_put(struct pcapint_writer *w, const void *buf, size_t len)
 	return (pcapint_writer_put2(w, buf, len, NULL, 0));
 }
 
-/*
- * Consume what waits, up to the end of the ring and WRITER_CHUNK at most:
- * the room comes back to the producer only when consume() returns,
- * behind a slow disk after its writes.  After an error, what waits is
- * discarded, so that flushes end.
- */
+/* Chunked: room returns only after consume().  Errors discard: flushes end. */
 static void
 writer_consume(struct pcapint_writer *w, size_t used)
 {
@@ -427,11 +375,9 @@ writer_consume(struct pcapint_writer *w, size_t used)
 }
 
 /*
- * The writer thread: lower its priority first, so that a failure fails
- * the open; then consume once wake_bytes wait (woken per record, a writer
- * faster than the producer would only hand the mutex back and forth), or
- * all after WRITER_IDLE_MS, so that a quiet link's records do not wait
- * long, or for a flush or stop; leave when asked to and the ring is empty.
+ * Lower the priority first, so that a failure fails the open; then consume
+ * once wake_bytes wait (per record, the mutex would only change hands), all
+ * after WRITER_IDLE_MS (a quiet link's records), or for a flush or stop.
  */
 static void *
 writer_main(void *arg)
@@ -452,9 +398,7 @@ writer_main(void *arg)
 
 		errno = 0;
 		cur = getpriority(PRIO_PROCESS, tid);
-		if (cur == -1 && errno != 0)
-			err = errno;
-		else if (setpriority(PRIO_PROCESS, tid,
+		if ((cur == -1 && errno != 0) || setpriority(PRIO_PROCESS, tid,
 		    cur + w->nice_incr > 19 ? 19 : cur + w->nice_incr) != 0)
 			err = errno;
 	}
@@ -466,7 +410,6 @@ writer_main(void *arg)
 	pthread_mutex_unlock(&w->lock);
 	if (err != 0)
 		return (NULL);
-
 	for (;;) {
 		used = pcapint_writer_backlog(w);
 		if (used == 0)
@@ -475,18 +418,15 @@ writer_main(void *arg)
 			writer_consume(w, used);
 			continue;
 		}
-
 		/* Little or nothing to do: requests, or else sleep. */
 		pthread_mutex_lock(&w->lock);
 		req = w->flush_req;
 		if (req == w->flush_done && !w->stop) {
 			__atomic_store_n(&w->sleeping, 1, __ATOMIC_SEQ_CST);
 			/*
-			 * Dekker-style handshake with pcapint_writer_put2():
-			 * each stores its flag, fences, and loads the other's,
-			 * so either we see wake_bytes waiting or it sees us
-			 * asleep and signals under the mutex, which we hold
-			 * until we wait.
+			 * Dekker-style with put2(): each stores its flag,
+			 * fences, loads the other's; we see wake_bytes, or
+			 * it sees us asleep and signals under our mutex.
 			 */
 			__atomic_thread_fence(__ATOMIC_SEQ_CST);
 			if (pcapint_writer_backlog(w) < w->wake_bytes) {
@@ -580,14 +520,12 @@ pcapint_writer_start(const struct pcapint_writer_params *params,
 	}
 	for (size = 4096; size < ring_size; size <<= 1)
 		continue;
-	w = calloc(1, sizeof(*w));
-	if (w == NULL) {
+	if ((w = calloc(1, sizeof(*w))) == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
 		    "malloc");
 		return (NULL);
 	}
-	w->ring = malloc(size);
-	if (w->ring == NULL) {
+	if ((w->ring = malloc(size)) == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
 		    "cannot allocate a writer ring of %zu bytes", size);
 		free(w);
@@ -596,7 +534,6 @@ pcapint_writer_start(const struct pcapint_writer_params *params,
 	w->size = size;
 	w->wake_bytes = size / 4 < WRITER_WAKE_BYTES ?
 	    size / 4 : WRITER_WAKE_BYTES;
-	/* A ring of less than four times WRITER_HOT_BYTES is used whole. */
 	w->hot_bytes = size / 4 < WRITER_HOT_BYTES ? size : WRITER_HOT_BYTES;
 	w->ops = ops;
 	w->ctx = ctx;
@@ -619,26 +556,18 @@ pcapint_writer_start(const struct pcapint_writer_params *params,
 		pthread_cond_wait(&w->done, &w->lock);
 	err = w->start_err;
 	pthread_mutex_unlock(&w->lock);
-	if (err != 0) {
-		pthread_join(w->thread, NULL);
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, err,
-		    "cannot lower the writer thread's priority by %d",
-		    params->nice_incr);
-		goto fail;
-	}
-	return (w);
+	if (err == 0)
+		return (w);
+	pthread_join(w->thread, NULL);
+	pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, err,
+	    "cannot lower the writer thread's priority by %d",
+	    params->nice_incr);
 fail:
 	writer_free(w);
 	return (NULL);
 }
 
-/*
- * Wait until the writer has carried the request out, or has consumed
- * nothing for WRITER_STALL_MS: a slow disk still takes a block in well
- * under a second, so this is a pipe or disk that stopped, and waiting on
- * would hang the caller as long.  The savefile is then given up, with
- * the sticky error ETIMEDOUT, and a stop cancels the blocked write().
- */
+/* No progress for WRITER_STALL_MS: a stopped pipe or disk, not a slow one. */
 int
 pcapint_writer_flush(struct pcapint_writer *w)
 {
@@ -695,7 +624,6 @@ pcapint_writer_stop(struct pcapint_writer *w)
 {
 	int err;
 
-	/* Drain and flush first; if that stalled, cancel the write(). */
 	(void)pcapint_writer_flush(w);
 	pthread_mutex_lock(&w->lock);
 	w->stop = 1;
