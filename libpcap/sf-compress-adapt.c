@@ -36,13 +36,13 @@
  * last measured, or the current rung's scaled by the ladder.  Against
  * storing (x = 0, r = 1) this is Shimizu et al.'s condition: compressing
  * pays while x + r y < y.  The rules:
- *  1. Saturated (a high load or a backlog): towards the lowest predicted
- *     load, disk-bound upwards, CPU-bound downwards.
- *  2. Keeping up: climb only for fewer bytes at little CPU, which may be the
- *     capture's; descend when compressing takes much.
+ *  1. Saturated (load above BUSY, or a backlog): to the rung of the lowest
+ *     predicted load, if lower by MARGIN; disk-bound up, CPU-bound down.
+ *  2. Keeping up: climb only below SAFE, CPU_LOW and for SIZE_GAIN fewer
+ *     bytes (the CPU may be the capture's); descend above CPU_HIGH.
  *  3. Copying a savefile, where waiting loses nothing: the most thorough
- *     rung predicted as fast as a plain copy.
- * Moves wait for votes in a row and for WARMUP blocks at a new rung.
+ *     rung predicted as fast as a plain copy (COPY_UP, COPY_DOWN).
+ * Moves wait for HOLD_UP or HOLD_DOWN votes and WARMUP blocks at a rung.
  * Nothing here reads a clock or does I/O: tests use made-up timings.
  */
 
@@ -276,7 +276,10 @@ adapt_want(const struct pcapint_sfc_adapt *a,
 	/* Nothing to gain from the codec: rung 0 does as well for less. */
 	if (k > 0 && cur->gain < ADAPT_MIN_GAIN)
 		return (-1);
-	/* Rule 1 skips rungs (zstd 3 ~ 1, 5 pays); copying, rule 3 decides. */
+	/*
+	 * Rule 1 may pass the next rung (zstd 3 writes about what 1 does, 5
+	 * is worth it); copying, rule 3 alone decides.
+	 */
 	if (!copying && (a->busy >= ADAPT_BUSY ||
 	    (a->have_backlog && a->backlog >= ADAPT_BACKLOG_LOW))) {
 		target = k;

@@ -108,7 +108,7 @@ pcapint_writer_check_cpu(int cpu, char *errbuf)
 	pthread_t t;
 	int err;
 
-	/* The kernel, not this thread's mask, judges; EINVAL: not in cpuset. */
+	/* A pinned thread: the kernel, not this thread's mask, judges cpu. */
 	if (cpu < 0 || cpu >= CPU_SETSIZE)
 		err = EINVAL;
 	else if ((err = writer_spawn(&t, cpu, writer_probe_main, NULL)) == 0)
@@ -346,7 +346,11 @@ pcapint_writer_put(struct pcapint_writer *w, const void *buf, size_t len)
 	return (pcapint_writer_put2(w, buf, len, NULL, 0));
 }
 
-/* Chunked: room returns only after consume().  Errors discard: flushes end. */
+/*
+ * Up to the ring's end and WRITER_CHUNK: the room returns to the producer
+ * only when consume() does.  After an error what waits is discarded, so
+ * that flushes end.
+ */
 static void
 writer_consume(struct pcapint_writer *w, size_t used)
 {
