@@ -96,6 +96,21 @@ t_check "libpcap read-compressed creates sf-compress-zstd.c without an encoder, 
         grep -h '^+' '$lp'/*-savefile-options/0*.patch | grep -q 'pcapint_sfc_zstd_encoder ='"
 t_expect_eq "our files keep no guard of a pull request" "" \
     "$(grep -rl 'SFC_WRITER_THREAD\|SFC_ADAPTIVE_LEVEL\|SFC_SAVEFILE_OPTIONS' "$SLUICE_SRCDIR/libpcap")"
+# The size a maintainer can review (#41): lines of C (.c and .h) the
+# libpcap series adds, in all and per pull request, and its new files.
+c_added() {
+	cat "$@" | awk '/^diff --git / { c = ($3 ~ /\.[ch]$/) }
+	    /^\+\+\+ / { next } /^\+/ && c { n++ } END { print n + 0 }'
+}
+total=$(c_added "$lp"/[0-9][0-9]-*/0[0-9][0-9][0-9]-*.patch)
+t_check "libpcap: the series adds at most 6,500 lines of C ($total)" test "$total" -le 6500
+for d in "$lp"/[0-9][0-9]-*/; do
+	n=$(c_added "$d"0[0-9][0-9][0-9]-*.patch)
+	t_check "libpcap $(basename "$d"): at most 2,000 lines of C ($n)" test "$n" -le 2000
+done
+new_c=$(cat "$lp"/[0-9][0-9]-*/0[0-9][0-9][0-9]-*.patch |
+    sed -n 's/^ create mode [0-9]* \(.*\.[ch]\)$/\1/p' | LC_ALL=C sort -u | wc -l)
+t_check "libpcap: at most 12 new C files ($new_c)" test "$new_c" -le 12
 # Our file changed where a later pull request's diff applies (a line
 # that the writer thread's pull request adds, and the adaptive level's
 # has as context): the diff no longer comes off, and the export says
