@@ -62,8 +62,8 @@ if [ -d "$snapshots" ]; then
 		# A line that a later pull request adds to a file with lzop
 		# parts, edited in that pull request's commit, goes back to
 		# the patch and, as a diff, to our file, whose lzop parts stay.
-		old_line='	 \* Rungs may write larger blocks, unless the caller set a size; the'
-		new_line='	 * Rungs may write larger blocks, unless the caller chose a size; the'
+		old_line='	 \* Unless a size was set, rungs scale blocks up to SFC_MAX_BLOCK (what'
+		new_line='	 * Unless a size was chosen, rungs scale blocks up to SFC_MAX_BLOCK (what'
 		lzo_before=$(grep -c SFC_LZOP_CONTAINER "$repo/libpcap/sf-compress-write.c")
 		adapt=$(git -C "$wt" log --format=%H --grep='^savefile: Let the compression level adapt$' upstream..HEAD)
 		sed -i "s/^$old_line\$/$new_line/" "$wt/sf-compress-write.c"
