@@ -38,8 +38,9 @@
  * pays while x + r y < y.  The rules:
  *  1. Saturated (load above BUSY, or a backlog): to the rung of the lowest
  *     predicted load, if lower by MARGIN; disk-bound up, CPU-bound down.
- *  2. Keeping up: climb only below SAFE, CPU_LOW and for SIZE_GAIN fewer
- *     bytes (the CPU may be the capture's); descend above CPU_HIGH.
+ *  2. Keeping up: climb only to a rung predicted below SAFE load and CPU_LOW
+ *     of the threads, for SIZE_GAIN fewer bytes (the CPU may be the
+ *     capture's); descend when compressing takes more than CPU_HIGH.
  *  3. Copying a savefile, where waiting loses nothing: the most thorough
  *     rung predicted as fast as a plain copy (COPY_UP, COPY_DOWN).
  * Moves wait for HOLD_UP or HOLD_DOWN votes and WARMUP blocks at a rung.
@@ -85,7 +86,7 @@
  * Measured on HTTP frames through the dumper (cost: the codec call alone);
  * only how rungs compare matters, as they scale what the current rung does.
  * Left out: levels a neighbour matches in bytes for less CPU.  zstd's upper,
- * disk-bound rungs fill blocks 8 times the default size: each starts cold.
+ * disk-bound rungs fill blocks 8 times the default size: none has history.
  */
 #define	NRUNGS(a)	((u_int)(sizeof(a) / sizeof((a)[0])))
 

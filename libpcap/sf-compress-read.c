@@ -353,7 +353,10 @@ sfc_restart_at(struct sfc_reader *r, const struct sfc_unit_start *u)
 	return (0);
 }
 
-/* Skipped, a bad sector costs a block, not the rest; the end says so. */
+/*
+ * Where the file can seek, a damaged unit is skipped, so that one bad
+ * sector costs one block, not the rest; the end then reports the loss.
+ */
 static ptrdiff_t
 sfc_damage_end(struct sfc_reader *r)
 {

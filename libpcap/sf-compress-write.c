@@ -314,7 +314,7 @@ pcapint_sfc_no_header(void *state _U_, u_char *out _U_)
 }
 
 /* "store": blocks go out as collected, as a plain savefile; no buffer. */
-static int store_state;		/* non-NULL: the creation succeeded */
+static int store_state;		/* its address says the creation succeeded */
 
 static void *
 store_enc_create(int level _U_, size_t block_size _U_, char *errbuf _U_)

@@ -55,11 +55,13 @@
 #include "sf-compress.h"
 
 void
-pcapint_writer_set_name(const char *name _U_)
+pcapint_writer_set_name(const char *name)
 {
 #if defined(HAVE_PTHREAD_SETNAME_NP) && defined(__linux__)
 	/* For top -H and ps -L; Linux's takes two arguments. */
 	(void)pthread_setname_np(pthread_self(), name);
+#else
+	(void)name;
 #endif
 }
 
@@ -321,7 +323,7 @@ pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
 	w->records_in++;
 	/* Others read it through pcapint_writer_get_stats(). */
 	__atomic_store_n(&w->bytes_in, w->bytes_in + len, __ATOMIC_RELAXED);
-	/* The handshake; a stale tail_seen would wake the writer per record. */
+	/* Dekker-style with writer_main(); a stale tail_seen would wake it. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED))
 		return (0);
