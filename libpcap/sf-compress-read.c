@@ -299,12 +299,14 @@ sfc_units_upto(const struct sfc_reader *r, int64_t off, int by_coff)
 static int
 sfc_check_unit(struct sfc_reader *r, int64_t end)
 {
-	size_t lo = sfc_units_upto(r, r->unit_off - 1, 1);
+	size_t lo;
 
-	if (!r->table_used || (lo < r->nunits &&
-	    r->units[lo].coff == r->unit_off &&
+	if (!r->table_used)	/* no search for files without a seek table */
+		return (0);
+	lo = sfc_units_upto(r, r->unit_off - 1, 1);
+	if (lo < r->nunits && r->units[lo].coff == r->unit_off &&
 	    r->units[lo].uoff == r->hold_uoff && end == (lo + 1 < r->nunits ?
-	    r->units[lo + 1].uoff : r->hold_uoff)))
+	    r->units[lo + 1].uoff : r->hold_uoff))
 		return (0);
 	return ((int)sfc_error(r, EBADMSG,
 	    "corrupt %s compressed file: its seek table does not match the block at byte offset %lld",
