@@ -24,7 +24,7 @@ stub_build() {
 		t_fail "configure with $1: $(tail -3 "$obj/configure.log")"
 		t_done
 	fi
-	if ! make -C "$obj" -s libpcap.a >"$obj/make.log" 2>&1; then
+	if ! make -C "$obj" -s -j"$(nproc)" libpcap.a >"$obj/make.log" 2>&1; then
 		t_fail "libpcap.a builds: $(tail -3 "$obj/make.log")"
 		t_done
 	fi
