@@ -68,22 +68,22 @@ pcapint_writer_set_name(const char *name)
 #if defined(HAVE_PTHREAD_ATTR_SETAFFINITY_NP) || defined(SFC_COOKIE_OFF_T)
 /* Pinned unless cpu is -1; signals blocked: they are the application's. */
 static int
-writer_spawn(pthread_t *t, int cpu _U_, void *(*fn)(void *), void *arg)
+writer_spawn(pthread_t *t, int cpu, void *(*fn)(void *), void *arg)
 {
 	pthread_attr_t attr;
 	sigset_t all, old;
 	int err = 0;
 
 	pthread_attr_init(&attr);
-#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
 	if (cpu >= 0) {
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
 		cpu_set_t cpus;
 
 		CPU_ZERO(&cpus);
 		CPU_SET(cpu, &cpus);
 		err = pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
-	}
 #endif
+	}
 	if (err == 0) {
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old);
