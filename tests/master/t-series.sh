@@ -3,7 +3,9 @@
 # The master series (patches/master/) on the pinned snapshots of
 # libpcap's and tcpdump's development branches, as their maintainers
 # would take it (build-aux/sluice-upstream-check): every commit applies
-# with git am and builds with autotools, the last one with CMake too,
+# with git am and builds with autotools, with the project's developer
+# warnings as errors as its CI builds a pull request, the last one with
+# CMake too,
 # "make releasetar" there ships every file the series adds, and each
 # project's own suite fails nothing and passes what it
 # passes on the pristine snapshot plus our new rows: libpcap's
@@ -54,6 +56,9 @@ for comp in libpcap tcpdump; do
 	total=$(grep -c . "$work/export/$comp/series")
 	built=$(grep -c "^ok   $comp [0-9]*/$total .*: builds\$" "$TMPDIR/out")
 	t_expect_eq "every one of $comp's $total commits applies and builds" "$total" "$built"
+	t_check "$comp's commits build with its developer warnings as errors" \
+	    sh -c "grep -q -- '^CCOPT = .*-Wmissing-prototypes' '$work/$comp/obj-devel/Makefile' &&
+	        grep -qx 'sluice-upstream-check: built in obj-devel with the developer warnings and make CFLAGS=-Werror' '$work/$comp.log'"
 	t_check "$comp's last commit builds with CMake" \
 	    grep -q "^ok   $comp: the last commit builds with CMake\$" "$TMPDIR/out"
 	t_check "$comp: make releasetar ships every file the series adds" \
