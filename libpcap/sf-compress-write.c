@@ -1295,7 +1295,7 @@ sfc_stage_record_end(void *ctx)
 		t->too_big++;
 	else
 		(void)pcapint_writer_put(t->writer, t->stage.buf,
-		    t->stage.fill);
+		    t->stage.fill, NULL, 0);
 	t->oversized = 0;
 	sfc_assembler_next(&t->stage, t->stage.buf, t->stage.full);
 }
@@ -1313,7 +1313,7 @@ sfc_thr_record(struct sfc_thr *t, const void *hdr,
 	/* Part of a record was fwrite(): take the long way. */
 	if (t->stage.hdr_fill != 0 || t->stage.body != 0)
 		return (-1);
-	(void)pcapint_writer_put2(t->writer, hdr, PCAP_REC_HDR_LEN, data,
+	(void)pcapint_writer_put(t->writer, hdr, PCAP_REC_HDR_LEN, data,
 	    caplen);
 	return (0);
 }
@@ -1569,17 +1569,20 @@ sfc_cookie_write(void *cookie, const char *data, size_t size)
 	return ((ssize_t)size);
 }
 
+/* Before pcap_dump()'s ferror(), which locks: no cookie write fails. */
 int
-pcapint_dump_compress_record(FILE *fp, const void *hdr, const u_char *data,
-    bpf_u_int32 caplen)
+pcapint_dump_compress_record(FILE *fp, const struct pcap_pkthdr *h,
+    const u_char *data)
 {
 	struct sfc_dumper *d;
+	bpf_u_int32 hdr[4] = { (bpf_u_int32)h->ts.tv_sec,
+	    (bpf_u_int32)h->ts.tv_usec, h->caplen, h->len };	/* on disk */
 
 	if ((d = sfc_lookup(fp)) == NULL)
 		return (-1);
 	if (d->thr != NULL)
-		return (sfc_thr_record(d->thr, hdr, data, caplen));
-	return (sfc_assemble_record(&d->pl.assembler, hdr, data, caplen));
+		return (sfc_thr_record(d->thr, hdr, data, h->caplen));
+	return (sfc_assemble_record(&d->pl.assembler, hdr, data, h->caplen));
 }
 
 /*
@@ -1913,8 +1916,8 @@ pcapint_dump_compress_flush(FILE *fp _U_)
 }
 
 int
-pcapint_dump_compress_record(FILE *fp _U_, const void *hdr _U_,
-    const u_char *data _U_, bpf_u_int32 caplen _U_)
+pcapint_dump_compress_record(FILE *fp _U_, const struct pcap_pkthdr *h _U_,
+    const u_char *data _U_)
 {
 	return (-1);
 }

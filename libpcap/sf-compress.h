@@ -245,8 +245,8 @@ extern size_t pcapint_sfc_no_header(void *, u_char *);
 /* pcap_dump_flush()'s: -1 if the dumper has a sticky error, else 0. */
 extern int pcapint_dump_compress_flush(FILE *);
 /* pcap_dump()'s: 0: a compressed dumper took it; -1: plain or mid-fwrite(). */
-extern int pcapint_dump_compress_record(FILE *, const void *,
-    const u_char *, bpf_u_int32);
+extern int pcapint_dump_compress_record(FILE *, const struct pcap_pkthdr *,
+    const u_char *);
 #define	SFC_COLD_LEVEL		INT_MIN	/* the codec has not run yet */
 /* A full block, as the dumper's stages pass it on, on any threads. */
 struct pcapint_sfc_block {
@@ -345,12 +345,11 @@ struct pcapint_writer *pcapint_writer_start(
     const struct pcapint_writer_ops *ops, void *ctx, char *errbuf);
 
 /*
- * One producer thread at a time.  A record goes in whole, or is dropped
- * (-1: ring full, sticky error), counted either way; no system call but
- * to wake the writer, or to wait for room in blocking mode.
+ * One producer thread at a time.  A record (one or two pieces) goes in
+ * whole, or is dropped (-1: ring full, sticky error), counted either way;
+ * no system call but to wake the writer, or to wait for room if blocking.
  */
-int	pcapint_writer_put(struct pcapint_writer *, const void *, size_t);
-int	pcapint_writer_put2(struct pcapint_writer *, const void *, size_t,
+int	pcapint_writer_put(struct pcapint_writer *, const void *, size_t,
 	    const void *, size_t);
 /* 0, the sticky errno, or ETIMEDOUT if write() stalled (stop() cancels). */
 int	pcapint_writer_flush(struct pcapint_writer *);

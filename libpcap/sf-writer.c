@@ -296,7 +296,7 @@ writer_rewind(struct pcapint_writer *w, uint64_t head)
 }
 
 int
-pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
+pcapint_writer_put(struct pcapint_writer *w, const void *a, size_t alen,
     const void *b, size_t blen)
 {
 	size_t len = alen + blen;
@@ -323,7 +323,9 @@ pcapint_writer_put2(struct pcapint_writer *w, const void *a, size_t alen,
 	w->records_in++;
 	/* Others read it through pcapint_writer_get_stats(). */
 	__atomic_store_n(&w->bytes_in, w->bytes_in + len, __ATOMIC_RELAXED);
-	/* Dekker-style with writer_main(); a stale tail_seen would wake it. */
+	/* Dekker-style with writer_main(), once per wake_bytes / 16 put. */
+	if (((head ^ (head + len)) & ~(uint64_t)(w->wake_bytes / 16 - 1)) == 0)
+		return (0);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED))
 		return (0);
@@ -340,12 +342,6 @@ drop:
 	else
 		w->dropped_full++;
 	return (-1);
-}
-
-int
-pcapint_writer_put(struct pcapint_writer *w, const void *buf, size_t len)
-{
-	return (pcapint_writer_put2(w, buf, len, NULL, 0));
 }
 
 /*
@@ -430,9 +426,9 @@ writer_main(void *arg)
 		if (req == w->flush_done && !w->stop) {
 			__atomic_store_n(&w->sleeping, 1, __ATOMIC_SEQ_CST);
 			/*
-			 * Dekker-style with put2(): each stores its flag,
+			 * Dekker-style with put(): each stores its flag,
 			 * fences, loads the other's; we see wake_bytes, or
-			 * it sees us asleep and signals under our mutex.
+			 * a later put() sees us asleep and signals.
 			 */
 			__atomic_thread_fence(__ATOMIC_SEQ_CST);
 			if (pcapint_writer_backlog(w) < w->wake_bytes) {

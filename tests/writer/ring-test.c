@@ -230,11 +230,11 @@ produce(struct pcapint_writer *w, struct sink *s, uint32_t n, char *dropped,
 			rec[i] = pattern(number, i);
 		/* Half the records go in as header + data, as pcap_dump's do. */
 		if (number & 1)
-			rc = pcapint_writer_put2(w, rec, 16 < rlen ? 16 : rlen,
+			rc = pcapint_writer_put(w, rec, 16 < rlen ? 16 : rlen,
 			    rec + (16 < rlen ? 16 : rlen),
 			    rlen - (16 < rlen ? 16 : rlen));
 		else
-			rc = pcapint_writer_put(w, rec, rlen);
+			rc = pcapint_writer_put(w, rec, rlen, NULL, 0);
 		if (rc != 0) {
 			dropped[number] = 1;
 			drops++;
@@ -364,7 +364,7 @@ error_case(int blocking)
 	(void)produce(w, &s, n, dropped, 0, &flush_ok);
 	rc = pcapint_writer_flush(w);
 	check(rc == ENOSPC, "%sa consume error is sticky and reported by flush (%d)", pfx, rc);
-	check(pcapint_writer_put(w, "x", 1) == -1,
+	check(pcapint_writer_put(w, "x", 1, NULL, 0) == -1,
 	    "%safter an error, records are refused", pfx);
 	pcapint_writer_get_stats(w, &st);
 	check(st.error == ENOSPC && st.dropped_error > 0 &&
