@@ -1569,14 +1569,14 @@ sfc_cookie_write(void *cookie, const char *data, size_t size)
 	return ((ssize_t)size);
 }
 
-/* Before pcap_dump()'s ferror(), which locks: no cookie write fails. */
+/* pcap_dump() calls it before ferror(), which locks; no cookie fails. */
 int
 pcapint_dump_compress_record(FILE *fp, const struct pcap_pkthdr *h,
     const u_char *data)
 {
 	struct sfc_dumper *d;
-	bpf_u_int32 hdr[4] = { (bpf_u_int32)h->ts.tv_sec,
-	    (bpf_u_int32)h->ts.tv_usec, h->caplen, h->len };	/* on disk */
+	bpf_u_int32 hdr[PCAP_REC_HDR_LEN / 4] = { (bpf_u_int32)h->ts.tv_sec,
+	    (bpf_u_int32)h->ts.tv_usec, h->caplen, h->len };
 
 	if ((d = sfc_lookup(fp)) == NULL)
 		return (-1);

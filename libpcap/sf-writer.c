@@ -163,7 +163,7 @@ pcapint_writer_check_nice(int nice_incr, char *errbuf)
 
 struct pcapint_writer {
 	unsigned char	*ring;
-	size_t		size, wake_bytes;	/* size: a power of two */
+	size_t		size, wake_bytes;	/* powers of two */
 	size_t		hot_bytes;	/* the producer rewinds past this */
 	const struct pcapint_writer_ops *ops;
 	void		*ctx;
@@ -323,7 +323,7 @@ pcapint_writer_put(struct pcapint_writer *w, const void *a, size_t alen,
 	w->records_in++;
 	/* Others read it through pcapint_writer_get_stats(). */
 	__atomic_store_n(&w->bytes_in, w->bytes_in + len, __ATOMIC_RELAXED);
-	/* Dekker-style with writer_main(), once per wake_bytes / 16 put. */
+	/* Dekker-style with writer_main(), once per wake_bytes / 16 bytes. */
 	if (((head ^ (head + len)) & ~(uint64_t)(w->wake_bytes / 16 - 1)) == 0)
 		return (0);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -428,7 +428,8 @@ writer_main(void *arg)
 			/*
 			 * Dekker-style with put(): each stores its flag,
 			 * fences, loads the other's; we see wake_bytes, or
-			 * a later put() sees us asleep and signals.
+			 * the next put() past a multiple of wake_bytes / 16
+			 * sees us asleep and signals, or the wait times out.
 			 */
 			__atomic_thread_fence(__ATOMIC_SEQ_CST);
 			if (pcapint_writer_backlog(w) < w->wake_bytes) {
