@@ -10,13 +10,20 @@
 # helpers inherit that), the sender on the others (CPU_GEN_CPUS; on a
 # veth pair its CPU also does the receive path, including the kernel's
 # copy into the capture's ring).  Frames of each type of CPU_TYPES at
-# CPU_RATE frames/s for each duration of CPU_SECS.  Once the sender is
-# done, tcpdump has counted every frame (captured + dropped) and its
-# write count has stood still for 0.3 s, the CPU time of every thread is
+# CPU_RATE frames/s for each duration of CPU_SECS.  Once the last frame
+# arrived more than 1.1 s ago (the kernel hands over a partly filled
+# block after 1000 ms; tcpdump is not asked for its figures, which would
+# cost its capture thread CPU time) and its write count has stood still
+# for 0.3 s, the CPU time of every thread is
 # read from /proc/PID/task/TID/schedstat (ns on CPU) and named by
 # /proc/PID/task/TID/comm (the main thread is the capture thread; the
 # writer is "pcap-writer"); then tcpdump gets SIGINT.  utime+stime of
 # the process (/proc/PID/stat, CLK_TCK) is kept as a cross-check.
+# Each thread's time is also read once the capture says it is listening,
+# before any frame is sent, and taken off: the per-packet figures count
+# what the run cost, not the start-up, which is the same for stock and
+# ours and includes the harness's own ip netns exec, taskset and env
+# (they exec into the capture's process).  The whole life is kept too.
 # Per packet = over the packets tcpdump says it captured.
 #
 # Configurations (CPU_CONFIGS):
@@ -163,7 +170,7 @@ ring_dropped() {
 # one_run VARIANT CONFIG TYPE SECS RATE: a capture run with every
 # thread's CPU; appends to CSV.
 one_run() {
-	local var=$1 cfg=$2 type=$3 secs=$4 rate=$5 rc cap wr oth tot
+	local var=$1 cfg=$2 type=$3 secs=$4 rate=$5 rc
 	[ "$var" != - ] && use_variant "$var"
 	CR_THREADS=1 CR_NOCOUNT=1 CR_CPUS=$CPU_CAP_CPU CR_GEN_CPUS=$CPU_GEN_CPUS \
 	    capture_run "$(cfg_capture "$cfg")" file "$type" "$rate" "$secs"
@@ -173,15 +180,11 @@ one_run() {
 		NA[$var,$cfg]=$CR_NA
 		return
 	fi
-	# shellcheck disable=SC2086 # "TID COMM NS;" ...
-	read -r cap wr oth tot <<<"$(echo "$CR_THREADCPU" | tr ';' '\n' | awk '
-	    NF == 3 { if (NR == 1) c += $3; else if ($2 == "pcap-writer") w += $3; else o += $3; t += $3 }
-	    END { if (t == 0) print "na na na na"; else printf "%.0f %.0f %.0f %.0f\n", c, w, o, t }')"
-	echo "$BATCH,$var,$cfg,$type,$secs,$REP,$rate,$CR_SENT,$CR_PPS,$CR_TDCAP,$CR_TDDROP,$(ring_dropped),$LOAD1,$cap,$wr,$oth,$tot,$CR_PROCMS,$CR_THREADCPU" >>"$CSV"
-	log "cpu $var $cfg $type ${secs}s rep $REP: sent $CR_SENT ($CR_PPS pps) captured $CR_TDCAP dropped $CR_TDDROP ring $(ring_dropped); ns capture $cap writer $wr other $oth ($CR_THREADCPU)"
+	echo "$BATCH,$var,$cfg,$type,$secs,$REP,$rate,$CR_SENT,$CR_PPS,$CR_TDCAP,$CR_TDDROP,$(ring_dropped),$LOAD1,,,,,$CR_PROCMS,$CR_THREADCPU,$CR_THREADCPU0,," >>"$CSV"
+	log "cpu $var $cfg $type ${secs}s rep $REP: sent $CR_SENT ($CR_PPS pps) captured $CR_TDCAP dropped $CR_TDDROP ring $(ring_dropped); ns at the end ($CR_THREADCPU), at ready ($CR_THREADCPU0)"
 }
 
-echo "batch,variant,config,type,secs,rep,rate,sent,pps,captured,dropped,ring_dropped,load1,capture_ns,writer_ns,other_ns,process_ns,process_ticks_ms,threads" >"$CSV"
+echo "batch,variant,config,type,secs,rep,rate,sent,pps,captured,dropped,ring_dropped,load1,capture_ns,writer_ns,other_ns,process_ns,process_ticks_ms,threads,threads_at_ready,capture_life_ns,process_life_ns" >"$CSV"
 declare -A NA
 BATCHLOG=
 BATCH=0
@@ -210,17 +213,28 @@ while [ "$REP" -lt "$CPU_REPS" ]; do
 	done
 done
 
+# Per thread, from "TID COMM NS;..." at the end (threads) and at ready
+# (threads_at_ready; none in a run of an older cpu.sh, whose figures are
+# then whole lives): capture = the first thread (the main one), writer =
+# pcap-writer, other = the rest, process = all, each from ready; and the
+# capture thread and process over their whole lives.
+[ -n "${CPU_FROM:-}" ] && cp "$CPU_FROM" "$CSV.in"
+[ -z "${CPU_FROM:-}" ] && mv "$CSV" "$CSV.in"
+awk -F, -v OFS=, 'NR == 1 { print "batch,variant,config,type,secs,rep,rate,sent,pps,captured,dropped,ring_dropped,load1,capture_ns,writer_ns,other_ns,process_ns,process_ticks_ms,threads,threads_at_ready,capture_life_ns,process_life_ns"; next }
+    { delete r; n = split($20, t, ";")
+      for (i = 1; i <= n; i++)
+	if (split(t[i], f, " ") == 3) r[f[1]] = f[3]
+      c = w = o = lc = lp = 0; n = split($19, t, ";")
+      for (i = 1; i <= n; i++) {
+	if (split(t[i], f, " ") != 3) continue
+	d = f[3] - r[f[1]]; lp += f[3]
+	if (i == 1) { c += d; lc = f[3] } else if (f[2] == "pcap-writer") w += d; else o += d }
+      if (lp == 0) { $14 = $15 = $16 = $17 = $21 = $22 = "na" }
+      else { $14 = sprintf("%.0f", c); $15 = sprintf("%.0f", w); $16 = sprintf("%.0f", o)
+	$17 = sprintf("%.0f", c + w + o); $21 = sprintf("%.0f", lc); $22 = sprintf("%.0f", lp) }
+      if (NF < 22) NF = 22
+      print }' "$CSV.in" >"$CSV" && rm -f "$CSV.in"
 if [ -n "${CPU_FROM:-}" ]; then
-	# capture = the first thread (the main one), writer = pcap-writer,
-	# other = the rest, process = all, from "TID COMM NS;..." (column 19)
-	awk -F, -v OFS=, 'NR == 1 { print; next }
-	    { c = w = o = 0; n = split($19, t, ";")
-	      for (i = 1; i <= n; i++) {
-		if (split(t[i], f, " ") != 3) continue
-		if (i == 1) c += f[3]; else if (f[2] == "pcap-writer") w += f[3]; else o += f[3] }
-	      $14 = sprintf("%.0f", c); $15 = sprintf("%.0f", w); $16 = sprintf("%.0f", o)
-	      $17 = sprintf("%.0f", c + w + o); print }' "$CPU_FROM" >"$CSV.tmp" &&
-	    mv "$CSV.tmp" "$CSV"
 	fromdir=$(dirname "$CPU_FROM")
 	if [ -f "$fromdir/cpu-batches.txt" ]; then
 		BATCHLOG=$(cat "$fromdir/cpu-batches.txt")
@@ -238,6 +252,7 @@ awk -F, 'NR > 1 && $10 + 0 > 0 && $14 != "na" {
 	k = $2 "," $3 "," $4 "," $5; n[k]++
 	c[k, n[k]] = $14 / $10 / 1000; w[k, n[k]] = $15 / $10 / 1000
 	o[k, n[k]] = $16 / $10 / 1000; p[k, n[k]] = $17 / $10 / 1000
+	lc[k, n[k]] = $21 / $10 / 1000; lp[k, n[k]] = $22 / $10 / 1000
 	cap[k, n[k]] = $10; d[k] += $11; r[k] += $12
 	if ($9 + 0 < $7 * 0.95) short[k]++ }
     function med(a, k, m, f,   i, j, t, v) {
@@ -249,11 +264,12 @@ awk -F, 'NR > 1 && $10 + 0 > 0 && $14 != "na" {
     END {
 	for (k in n) {
 		m = n[k]
-		printf "%s,%d,%s,%s,%s,%s,%s,%d,%d,%d\n", k, m, med(c, k, m, "%.4f"), med(w, k, m, "%.4f"),
-		    med(o, k, m, "%.4f"), med(p, k, m, "%.4f"), med(cap, k, m, "%d"), d[k], r[k], short[k]
+		printf "%s,%d,%s,%s,%s,%s,%s,%d,%d,%d,%s,%s\n", k, m, med(c, k, m, "%.4f"), med(w, k, m, "%.4f"),
+		    med(o, k, m, "%.4f"), med(p, k, m, "%.4f"), med(cap, k, m, "%d"), d[k], r[k], short[k],
+		    med(lc, k, m, "%.4f"), med(lp, k, m, "%.4f")
 	} }' "$CSV" | sort -t, -k3,3 -k4,4n -k1,1 -k2,2 >"$PTS.tmp"
 {
-	echo "variant,config,type,secs,runs,capture_us_med,capture_us_min,capture_us_max,writer_us_med,writer_us_min,writer_us_max,other_us_med,other_us_min,other_us_max,process_us_med,process_us_min,process_us_max,captured_med,captured_min,captured_max,dropped_sum,ring_dropped_sum,runs_sender_short"
+	echo "variant,config,type,secs,runs,capture_us_med,capture_us_min,capture_us_max,writer_us_med,writer_us_min,writer_us_max,other_us_med,other_us_min,other_us_max,process_us_med,process_us_min,process_us_max,captured_med,captured_min,captured_max,dropped_sum,ring_dropped_sum,runs_sender_short,capture_life_us_med,capture_life_us_min,capture_life_us_max,process_life_us_med,process_life_us_min,process_life_us_max"
 	cat "$PTS.tmp"
 } >"$PTS"
 rm -f "$PTS.tmp"
@@ -400,8 +416,11 @@ gnuplot "$GP" 2>"$BENCH_OUT/cpu.gp.err" || log "gnuplot failed for cpu (see cpu.
 	echo "into the capture's ring, which no thread here is charged with)."
 	echo "$CPU_RATE frames/s for $(echo "$CPU_SECS" | sed 's/ /, /g') s; CPU time per thread from"
 	echo "/proc/PID/task/TID/schedstat once every frame was counted and the"
-	echo "writes had stopped, before SIGINT, over the packets captured;"
-	echo "median (min-max) of $CPU_REPS run(s) in us per packet.  Configurations:"
+	echo "writes had stopped, before SIGINT, less what each thread had spent"
+	echo "when the capture said it was listening (its start-up, and that of"
+	echo "ip netns exec, taskset and env, which exec into its process), over"
+	echo "the packets captured; median (min-max) of $CPU_REPS run(s) in us per"
+	echo "packet.  \"Whole life\" keeps the start-up in.  Configurations:"
 	echo "stock = stock tcpdump; plain = ours \`-w\` (writer thread, default ring);"
 	echo "plain-8m = \`--writer-ring=8m\`; compress = \`--compress\`; compress-8m ="
 	echo "\`--compress --writer-ring=8m\`.  Variants (libpcap): $(for v in $CPU_VARIANTS; do printf '%s ' "${v%%=*}"; done)"
@@ -412,17 +431,19 @@ gnuplot "$GP" 2>"$BENCH_OUT/cpu.gp.err" || log "gnuplot failed for cpu (see cpu.
 		for secs in $CPU_SECS; do
 			echo "### $type, ${secs}-s captures"
 			echo
-			md_head variant config "capture thread us/pkt" "pcap-writer us/pkt" "other threads us/pkt" "process us/pkt" "captured (median)" "dropped (kernel, all runs)" "ring drops (all runs)" "runs"
+			md_head variant config "capture thread us/pkt" "pcap-writer us/pkt" "other threads us/pkt" "process us/pkt" "capture thread, whole life" "process, whole life" "captured (median)" "dropped (kernel, all runs)" "ring drops (all runs)" "runs"
 			for cfg in $CPU_CONFIGS; do
 				for var in $(variants_of "$cfg"); do
 					if [ -n "${NA[$var,$cfg]:-}" ]; then
-						md_row "$var" "$cfg" "n/a: ${NA[$var,$cfg]}" "" "" "" "" "" "" ""
+						md_row "$var" "$cfg" "n/a: ${NA[$var,$cfg]}" "" "" "" "" "" "" "" "" ""
 						continue
 					fi
 					md_row "$var" "$cfg" "$(us3 "$var" "$cfg" "$type" "$secs" capture)" \
 					    "$(us3 "$var" "$cfg" "$type" "$secs" writer)" \
 					    "$(us3 "$var" "$cfg" "$type" "$secs" other)" \
 					    "$(us3 "$var" "$cfg" "$type" "$secs" process)" \
+					    "$(us3 "$var" "$cfg" "$type" "$secs" capture_life)" \
+					    "$(us3 "$var" "$cfg" "$type" "$secs" process_life)" \
 					    "$(pt "$var" "$cfg" "$type" "$secs" captured_med)" \
 					    "$(pt "$var" "$cfg" "$type" "$secs" dropped_sum)" \
 					    "$(pt "$var" "$cfg" "$type" "$secs" ring_dropped_sum)" \
@@ -450,6 +471,21 @@ gnuplot "$GP" 2>"$BENCH_OUT/cpu.gp.err" || log "gnuplot failed for cpu (see cpu.
 				c2=$(ratio "$(pt "$var" compress "$type" "$secs" process_us_med)" "$st")
 				md_row "$var" "$type" "$secs" "$(verdict "$a1" 1.2)" "$(verdict "$a2" 1.2)" \
 				    "$(verdict "$b" 0.4)" "$(verdict "$c" 0.8)" "$c2"
+			done
+		done
+	done
+	echo
+	echo "The same over whole lives: a fixed start-up, the same for stock and"
+	echo "ours, weighs on a short capture's figures and draws B and C towards 1."
+	echo
+	md_head variant type "capture s" "B, whole life" "C, whole life"
+	for var in $VARIANTS; do
+		for type in $CPU_TYPES; do
+			for secs in $CPU_SECS; do
+				st=$(pt - stock "$type" "$secs" process_life_us_med)
+				md_row "$var" "$type" "$secs" \
+				    "$(ratio "$(pt "$var" plain "$type" "$secs" capture_life_us_med)" "$st")" \
+				    "$(ratio "$(pt "$var" plain "$type" "$secs" process_life_us_med)" "$st")"
 			done
 		done
 	done

@@ -1089,6 +1089,7 @@ capture_run() {
 	shift 5
 	CR_SENT=na CR_PPS=na CR_GOT=na CR_LOSS=na CR_TDCAP=na CR_TDDROP=na
 	CR_EXPECTED=na CR_CAPCPU=na CR_LEVELS= CR_THREADCPU= CR_PROCMS=na
+	CR_THREADCPU0=
 	CR_NA=$(config_na "$_cfg")
 	if [ -n "$CR_NA" ]; then
 		return 2
@@ -1176,6 +1177,13 @@ capture_run() {
 		proc_stop "$_cap" TERM 20
 		return 1
 	fi
+	# CR_THREADS=1: every thread's CPU time once the capture is ready
+	# (it has said it is listening, the dumper and its writer thread are
+	# up, no frame has been sent), so that what the packets cost can be
+	# told from what starting cost: the capture's own start-up and that
+	# of ip netns exec, taskset and env, which exec into its process.
+	[ "${CR_THREADS:-0}" = 1 ] && [ "$_is_td" = 1 ] &&
+	    CR_THREADCPU0=$(thread_cpu "$_cap")
 	# CR_WRITER_NICE=N: the writer thread at nice N instead of tcpdump's.
 	CR_WNICE=na
 	if [ -n "${CR_WRITER_NICE:-}" ]; then
@@ -1253,6 +1261,11 @@ capture_run() {
 	# With a filter, fewer than were sent pass it: then it is done when
 	# captured plus dropped equals received and received stands still.
 	# (Its stderr output moves its write count, so that is not used.)
+	# CR_THREADS=1 measures CPU time, which each question costs the
+	# capture thread (a wake-up and a few writes): tcpdump is not asked
+	# but waited for as dumpcap is.
+	_ask=0
+	[ "$_is_td" = 1 ] && [ "${CR_THREADS:-0}" != 1 ] && _ask=1
 	_last=-1
 	_same=0
 	_prev=-1
@@ -1260,7 +1273,7 @@ capture_run() {
 	_settle=15
 	[ "$_n" = 0 ] && _settle=3
 	while [ "$_i" -lt 500 ] && { [ "$_same" -lt "$_settle" ] || [ "$_i" -lt 22 ]; }; do
-		if [ "$_is_td" = 1 ] && [ "$CR_SENT" != na ]; then
+		if [ "$_ask" = 1 ] && [ "$CR_SENT" != na ]; then
 			proc_alive "$_cap" || break
 			kill -USR1 "$_cap" 2>/dev/null
 			sleep 0.05
@@ -1282,7 +1295,8 @@ capture_run() {
 	[ "$_is_td" = 1 ] && CR_CAPCPU=$(main_thread_cpu_us "$_cap")
 	# CR_THREADS=1: every thread's CPU time (thread_cpu) once the
 	# process has written what it holds (wchar still for 0.3 s, at most
-	# 10 s: a writer thread may still be writing), before SIGINT.
+	# 10 s: a writer thread may still be writing), before SIGINT; with
+	# CR_THREADCPU0, taken at ready, what the run itself cost.
 	CR_THREADCPU=
 	if [ "${CR_THREADS:-0}" = 1 ] && [ "$_is_td" = 1 ]; then
 		_last=-1
@@ -1327,6 +1341,10 @@ capture_run() {
 		    sed -n 's/^ *\([0-9]*\)  *packets failed filter (out of space).*/\1/p' | tail -1) ;;
 	esac
 	: "${CR_TDCAP:=na}" "${CR_TDDROP:=na}"
+	if [ -n "$CR_THREADCPU" ] && [ "$CR_TDCAP" != na ] && [ "$CR_TDDROP" != na ] &&
+	    [ "$_target" != na ] && [ $((CR_TDCAP + CR_TDDROP)) -lt "$_target" ]; then
+		log "capture $_cfg: CPU read before every frame was counted ($((CR_TDCAP + CR_TDDROP)) of $_target)"
+	fi
 	# The levels an adaptive writer chose ("zstd:auto"), as our tcpdump
 	# prints them at exit: "-5: 12, 1: 300, stored: 3 (5 changes)".
 	CR_LEVELS=$(sed -n 's/^blocks at compression level //p' "$_s/cap.err" | tail -1)
