@@ -12,18 +12,20 @@
 # copy into the capture's ring).  Frames of each type of CPU_TYPES at
 # CPU_RATE frames/s for each duration of CPU_SECS.  Once the last frame
 # arrived more than 1.1 s ago (the kernel hands over a partly filled
-# block after 1000 ms; tcpdump is not asked for its figures, which would
-# cost its capture thread CPU time) and its write count has stood still
-# for 0.3 s, the CPU time of every thread is
-# read from /proc/PID/task/TID/schedstat (ns on CPU) and named by
-# /proc/PID/task/TID/comm (the main thread is the capture thread; the
-# writer is "pcap-writer"); then tcpdump gets SIGINT.  utime+stime of
-# the process (/proc/PID/stat, CLK_TCK) is kept as a cross-check.
-# Each thread's time is also read once the capture says it is listening,
-# before any frame is sent, and taken off: the per-packet figures count
-# what the run cost, not the start-up, which is the same for stock and
-# ours and includes the harness's own ip netns exec, taskset and env
-# (they exec into the capture's process).  The whole life is kept too.
+# block after 1000 ms) and tcpdump's write count has stood still, the
+# CPU time of every thread is read from /proc/PID/task/TID/schedstat (ns
+# on CPU) and named by /proc/PID/task/TID/comm (the main thread is the
+# capture thread; the writer is "pcap-writer").  tcpdump is not asked
+# for its figures (SIGUSR1) before that, as each question costs its
+# capture thread CPU time; it is asked once after, and a run in which it
+# had not yet counted every frame it received is left out.  Then it gets
+# SIGINT.  utime+stime of the process (/proc/PID/stat, CLK_TCK) is kept
+# as a cross-check.  Each thread's time is also read once the capture
+# says it is listening, before any frame is sent, and taken off: the
+# per-packet figures count what the run cost, not the start-up, which is
+# the same for stock and ours and includes the harness's own ip netns
+# exec, taskset and env (they exec into the capture's process).  The
+# whole life (of the threads alive at the end) is kept beside it.
 # Per packet = over the packets tcpdump says it captured.
 #
 # Configurations (CPU_CONFIGS):
@@ -50,7 +52,7 @@
 # sender is the limit, the highest rate it reached and the loss there.
 #
 # CPU_FROM=FILE makes the report of an earlier run's cpu.csv and runs
-# nothing.
+# nothing; a cpu.csv from before the reading at ready gives whole lives.
 #
 # Outputs: cpu.csv (every run), cpu-points.csv (median, min, max per
 # point), cpu-brown.csv, cpu.md, cpu.png (us/packet per thread, stacked,
@@ -180,11 +182,24 @@ one_run() {
 		NA[$var,$cfg]=$CR_NA
 		return
 	fi
-	echo "$BATCH,$var,$cfg,$type,$secs,$REP,$rate,$CR_SENT,$CR_PPS,$CR_TDCAP,$CR_TDDROP,$(ring_dropped),$LOAD1,,,,,$CR_PROCMS,$CR_THREADCPU,$CR_THREADCPU0,," >>"$CSV"
-	log "cpu $var $cfg $type ${secs}s rep $REP: sent $CR_SENT ($CR_PPS pps) captured $CR_TDCAP dropped $CR_TDDROP ring $(ring_dropped); ns at the end ($CR_THREADCPU), at ready ($CR_THREADCPU0)"
+	echo "$BATCH,$var,$cfg,$type,$secs,$REP,$rate,$CR_SENT,$CR_PPS,$CR_TDCAP,$CR_TDDROP,$(ring_dropped),$LOAD1,,,,,$CR_PROCMS,$CR_THREADCPU,$CR_THREADCPU_READY,$CR_COUNTED,," >>"$CSV"
+	log "cpu $var $cfg $type ${secs}s rep $REP: sent $CR_SENT ($CR_PPS pps) captured $CR_TDCAP dropped $CR_TDDROP ring $(ring_dropped); ns at the end ($CR_THREADCPU), at ready ($CR_THREADCPU_READY); every frame counted then: $CR_COUNTED"
 }
 
-echo "batch,variant,config,type,secs,rep,rate,sent,pps,captured,dropped,ring_dropped,load1,capture_ns,writer_ns,other_ns,process_ns,process_ticks_ms,threads,threads_at_ready,capture_life_ns,process_life_ns" >"$CSV"
+# capture_ns..process_ns: from ready; threads: "TID COMM NS;..." at the
+# end, threads_at_ready the same at ready; counted_at_reading: 1 if
+# tcpdump had counted every frame it received when they were read, 0 if
+# not, na if it did not say.
+CSV_HEAD=batch,variant,config,type,secs,rep,rate,sent,pps,captured,dropped
+CSV_HEAD=$CSV_HEAD,ring_dropped,load1,capture_ns,writer_ns,other_ns,process_ns
+CSV_HEAD=$CSV_HEAD,process_ticks_ms,threads,threads_at_ready,counted_at_reading
+CSV_HEAD=$CSV_HEAD,capture_life_ns,process_life_ns
+# CPU_FROM may be this run's own cpu.csv: read it before writing that.
+if [ -n "${CPU_FROM:-}" ]; then
+	cp "$CPU_FROM" "$CSV.in" || exit 1
+else
+	echo "$CSV_HEAD" >"$CSV"
+fi
 declare -A NA
 BATCHLOG=
 BATCH=0
@@ -214,26 +229,39 @@ while [ "$REP" -lt "$CPU_REPS" ]; do
 done
 
 # Per thread, from "TID COMM NS;..." at the end (threads) and at ready
-# (threads_at_ready; none in a run of an older cpu.sh, whose figures are
-# then whole lives): capture = the first thread (the main one), writer =
-# pcap-writer, other = the rest, process = all, each from ready; and the
-# capture thread and process over their whole lives.
-[ -n "${CPU_FROM:-}" ] && cp "$CPU_FROM" "$CSV.in"
+# (threads_at_ready): capture = the first thread (the main one), writer =
+# pcap-writer, other = the rest, process = all, each from ready, "na"
+# where the reading at ready is missing or tcpdump had not counted every
+# frame; and the capture thread and the process over their whole lives.
+# Columns are found by name: a cpu.csv from before the reading at ready
+# has neither column, and its figures are whole lives.
 [ -z "${CPU_FROM:-}" ] && mv "$CSV" "$CSV.in"
-awk -F, -v OFS=, 'NR == 1 { print "batch,variant,config,type,secs,rep,rate,sent,pps,captured,dropped,ring_dropped,load1,capture_ns,writer_ns,other_ns,process_ns,process_ticks_ms,threads,threads_at_ready,capture_life_ns,process_life_ns"; next }
-    { delete r; n = split($20, t, ";")
+awk -F, -v OFS=, -v head="$CSV_HEAD" '
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print head; next }
+    { threads = $col["threads"]
+      ready = ("threads_at_ready" in col) ? $col["threads_at_ready"] : ""
+      counted = ("counted_at_reading" in col) ? $col["counted_at_reading"] : ""
+      delete r; n = split(ready, t, ";")
       for (i = 1; i <= n; i++)
 	if (split(t[i], f, " ") == 3) r[f[1]] = f[3]
-      c = w = o = lc = lp = 0; n = split($19, t, ";")
+      c = w = o = lc = lp = 0; n = split(threads, t, ";")
       for (i = 1; i <= n; i++) {
 	if (split(t[i], f, " ") != 3) continue
 	d = f[3] - r[f[1]]; lp += f[3]
 	if (i == 1) { c += d; lc = f[3] } else if (f[2] == "pcap-writer") w += d; else o += d }
-      if (lp == 0) { $14 = $15 = $16 = $17 = $21 = $22 = "na" }
-      else { $14 = sprintf("%.0f", c); $15 = sprintf("%.0f", w); $16 = sprintf("%.0f", o)
-	$17 = sprintf("%.0f", c + w + o); $21 = sprintf("%.0f", lc); $22 = sprintf("%.0f", lp) }
-      if (NF < 22) NF = 22
-      print }' "$CSV.in" >"$CSV" && rm -f "$CSV.in"
+      life = (lp == 0) ? "na,na" : sprintf("%.0f,%.0f", lc, lp)
+      if (lp == 0 || ("threads_at_ready" in col && ready == "") || counted == "0")
+	from = "na,na,na,na"
+      else
+	from = sprintf("%.0f,%.0f,%.0f,%.0f", c, w, o, c + w + o)
+      out = $1
+      for (i = 2; i <= 13; i++) out = out OFS $i
+      print out, from, $18, threads, ready, counted, life }' "$CSV.in" >"$CSV" &&
+    rm -f "$CSV.in"
+# Whether the figures are from ready, and the runs left out because
+# tcpdump had not counted every frame when the CPU times were read.
+FROM_READY=$(awk -F, 'NR > 1 && $20 != "" { print 1; exit }' "$CSV")
+EARLY=$(awk -F, 'NR > 1 && $21 == "0" { n++ } END { print n + 0 }' "$CSV")
 if [ -n "${CPU_FROM:-}" ]; then
 	fromdir=$(dirname "$CPU_FROM")
 	if [ -f "$fromdir/cpu-batches.txt" ]; then
@@ -252,7 +280,7 @@ awk -F, 'NR > 1 && $10 + 0 > 0 && $14 != "na" {
 	k = $2 "," $3 "," $4 "," $5; n[k]++
 	c[k, n[k]] = $14 / $10 / 1000; w[k, n[k]] = $15 / $10 / 1000
 	o[k, n[k]] = $16 / $10 / 1000; p[k, n[k]] = $17 / $10 / 1000
-	lc[k, n[k]] = $21 / $10 / 1000; lp[k, n[k]] = $22 / $10 / 1000
+	lc[k, n[k]] = $22 / $10 / 1000; lp[k, n[k]] = $23 / $10 / 1000
 	cap[k, n[k]] = $10; d[k] += $11; r[k] += $12
 	if ($9 + 0 < $7 * 0.95) short[k]++ }
     function med(a, k, m, f,   i, j, t, v) {
@@ -275,7 +303,8 @@ awk -F, 'NR > 1 && $10 + 0 > 0 && $14 != "na" {
 rm -f "$PTS.tmp"
 
 # pt VARIANT CONFIG TYPE SECS FIELD: one field of cpu-points.csv
-# (capture, writer, other, process; _med, _min, _max), or "na".
+# (capture, writer, other, process, capture_life, process_life; _med,
+# _min, _max), or "na".
 pt() {
 	awk -F, -v k="$1,$2,$3,$4" -v f="$5" '
 	    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -415,12 +444,20 @@ gnuplot "$GP" 2>"$BENCH_OUT/cpu.gp.err" || log "gnuplot failed for cpu (see cpu.
 	echo "pair the sender's CPU also runs the receive path and the kernel's copy"
 	echo "into the capture's ring, which no thread here is charged with)."
 	echo "$CPU_RATE frames/s for $(echo "$CPU_SECS" | sed 's/ /, /g') s; CPU time per thread from"
-	echo "/proc/PID/task/TID/schedstat once every frame was counted and the"
-	echo "writes had stopped, before SIGINT, less what each thread had spent"
-	echo "when the capture said it was listening (its start-up, and that of"
-	echo "ip netns exec, taskset and env, which exec into its process), over"
-	echo "the packets captured; median (min-max) of $CPU_REPS run(s) in us per"
-	echo "packet.  \"Whole life\" keeps the start-up in.  Configurations:"
+	echo "/proc/PID/task/TID/schedstat 1.1 s after the last frame, once the"
+	echo "writes had stopped, before SIGINT,"
+	if [ -n "$FROM_READY" ]; then
+		echo "less what each thread had spent when the capture said it was"
+		echo "listening (its start-up, and that of ip netns exec, taskset and"
+		echo "env, which exec into its process),"
+	else
+		echo "over whole lives (these runs have no reading at ready),"
+	fi
+	echo "over the packets captured; median (min-max) of $CPU_REPS run(s) in"
+	echo "us per packet.  \"Whole life\" keeps the start-up in (threads alive"
+	echo "at the end; those that ended before are only in process_ticks_ms)."
+	echo "Runs left out because tcpdump had not counted every frame it"
+	echo "received when the times were read: $EARLY.  Configurations:"
 	echo "stock = stock tcpdump; plain = ours \`-w\` (writer thread, default ring);"
 	echo "plain-8m = \`--writer-ring=8m\`; compress = \`--compress\`; compress-8m ="
 	echo "\`--compress --writer-ring=8m\`.  Variants (libpcap): $(for v in $CPU_VARIANTS; do printf '%s ' "${v%%=*}"; done)"
