@@ -200,8 +200,7 @@ cpu_run() {
 		kill -USR1 "$_tpid" 2>/dev/null
 		sleep 0.2
 		_i=$((_i + 1))
-		_st=$(sed -n 's/^tcpdump: \([0-9]*\) packets\{0,1\} captured, \([0-9]*\) packets\{0,1\} received by filter, \([0-9]*\) packets\{0,1\} dropped.*/\1 \2 \3/p' \
-		    "$_s/cpu.err" | tail -1)
+		_st=$(td_counts "$_s/cpu.err")
 		_done=$(echo "$_st" | awk -v p="$_prev" \
 		    'NF == 3 { print ($1 + $3 >= $2 && $2 == p) ? 1 : 0 }')
 		[ "$_done" = 1 ] && break

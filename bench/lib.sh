@@ -1070,6 +1070,13 @@ main_thread_cpu_us() {
 	    2>/dev/null || echo na
 }
 
+# td_counts FILE: "CAPTURED RECEIVED DROPPED" from the last figures
+# tcpdump printed to FILE when asked (SIGUSR1), or nothing.
+td_counts() {
+	sed -n 's/^[a-z]*: \([0-9]*\) packets\{0,1\} captured, \([0-9]*\) packets\{0,1\} received by filter, \([0-9]*\) packets\{0,1\} dropped.*/\1 \2 \3/p' \
+	    "$1" | tail -1
+}
+
 # thread_cpu PID: the CPU time of each of PID's threads so far, one
 # "TID COMM NANOSECONDS" per thread, ";"-separated (schedstat's first
 # field: time on CPU in ns; COMM with blanks as "_"), the main thread
@@ -1285,8 +1292,7 @@ capture_run() {
 			kill -USR1 "$_cap" 2>/dev/null
 			sleep 0.05
 			_i=$((_i + 1))
-			_st=$(sed -n 's/^[a-z]*: \([0-9]*\) packets\{0,1\} captured, \([0-9]*\) packets\{0,1\} received by filter, \([0-9]*\) packets\{0,1\} dropped.*/\1 \2 \3/p' \
-			    "$_s/cap.err" | tail -1)
+			_st=$(td_counts "$_s/cap.err")
 			_done=$(echo "$_st" | awk -v n="$_target" -v p="$_prev" '
 			    NF == 3 { print ($1 + $3 >= n || ($1 + $3 >= $2 && $2 == p && $2 > 0)) ? 1 : 0 }')
 			[ "$_done" = 1 ] && break
@@ -1339,8 +1345,7 @@ capture_run() {
 		_st=
 		while [ -z "$_st" ] && [ "$_i" -lt 20 ]; do
 			sleep 0.05
-			_st=$(sed -n 's/^[a-z]*: \([0-9]*\) packets\{0,1\} captured, \([0-9]*\) packets\{0,1\} received by filter, \([0-9]*\) packets\{0,1\} dropped.*/\1 \2 \3/p' \
-			    "$_s/cap.err" | tail -1)
+			_st=$(td_counts "$_s/cap.err")
 			_i=$((_i + 1))
 		done
 		[ -n "$_st" ] && CR_COUNTED=$(echo "$_st" |
