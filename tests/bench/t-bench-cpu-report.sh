@@ -96,10 +96,10 @@ t_expect_eq "no reading at ready: no point" "" \
 t_expect_eq "not every frame counted: no point" "" \
     "$(point "$new" late plain-8m runs)"
 t_check "A 0.90, B 0.36 and C 0.76, each met" grep -q \
-    '^| ours | fixed64 | 1 | 0.90 (met) | n/a | 0.36 (met) | 0.76 (met) | n/a |$' \
+    '^| ours | fixed64 | 1 | 0.90 (met) | n/a | 0.36 (met) | 0.76 (met) | n/a |' \
     "$new/out/cpu.md"
 t_check "B 0.60 and C 0.94 over whole lives" grep -q \
-    '^| ours | fixed64 | 1 | 0.60 | 0.94 |$' "$new/out/cpu.md"
+    '^| ours | fixed64 | 1 | .* | 0.60 | 0.94 |$' "$new/out/cpu.md"
 t_check "the report counts the run left out" grep -q \
     'when the times were read: 1\.' "$new/out/cpu.md"
 
@@ -128,7 +128,7 @@ t_expect_eq "no reading at ready: the capture thread's whole life" 3.0000 \
 t_expect_eq "and its whole life beside it" 3.0000 \
     "$(point "$old" ours plain capture_life_us_med)"
 t_check "B 0.60 and C 0.90, not met" grep -q \
-    '^| ours | fixed64 | 1 | 1.00 (met) | n/a | \*\*0.60 (not met)\*\* | \*\*0.90 (not met)\*\* | n/a |$' \
+    '^| ours | fixed64 | 1 | 1.00 (met) | n/a | \*\*0.60 (not met)\*\* | \*\*0.90 (not met)\*\* | n/a | 0.60 | 0.90 |$' \
     "$old/out/cpu.md"
 t_check "the report says the figures are whole lives" grep -q \
     'over whole lives (these runs have no reading at ready)' \
