@@ -157,19 +157,3 @@ pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 		info->inner_caplen = info->inner_len;
 	return (PCAPINT_ERSPAN_OK);
 }
-
-/* Indexed by the PCAPINT_ERSPAN_ results, in their order. */
-static const char *const erspan_reasons[] = {
-	"ERSPAN", "not IPv4 or IPv6", "not GRE", "IPv4 fragment",
-	"GRE routing or version not 0", "GRE, not ERSPAN",
-	"bad IP version or header length", "bad ERSPAN version",
-	"ERSPAN III frame type not Ethernet",
-	"IP length too short for ERSPAN", "truncated ERSPAN headers"
-};
-
-const char *
-pcapint_erspan_strerror(int reason)
-{
-	return ((unsigned int)reason <= PCAPINT_ERSPAN_TRUNCATED ?
-	    erspan_reasons[reason] : "unknown ERSPAN error");
-}

@@ -83,6 +83,5 @@ struct pcapint_erspan {
 /* Decapsulate pkt; "info" is filled in only on PCAPINT_ERSPAN_OK. */
 int	pcapint_erspan_decap(const unsigned char *pkt, size_t caplen,
 	    struct pcapint_erspan *info);
-const char *pcapint_erspan_strerror(int reason);
 
 #endif /* pcap_erspan_h */

@@ -143,11 +143,8 @@ pcapint_sfc_adapt_init(struct pcapint_sfc_adapt *a,
 {
 	memset(a, 0, sizeof(*a));
 	a->ladder = ladder;
-	a->floor = floor < ladder->nrungs ? floor : ladder->nrungs - 1;
-	a->rung = ladder->start < ladder->nrungs ? ladder->start :
-	    ladder->nrungs - 1;
-	if (a->rung < a->floor)
-		a->rung = a->floor;
+	a->floor = floor;
+	a->rung = ladder->start > floor ? ladder->start : floor;
 	a->threads = a->cpus = 1;
 }
 

@@ -78,6 +78,16 @@
 #define	LZOP_MAGIC	SFC_MAGIC(SFC_LZO)
 #define	LZOP_MAGIC_LEN	(pcapint_sfc_containers[SFC_LZO].magic_len)
 
+/* lzop's numbers are big-endian. */
+static void
+lzo_put_be32(u_char *p, uint32_t v)
+{
+	p[0] = (u_char)(v >> 24);
+	p[1] = (u_char)(v >> 16);
+	p[2] = (u_char)(v >> 8);
+	p[3] = (u_char)v;
+}
+
 /*
  * The state of a decoder or encoder.  lzo_init() checks that the
  * library suits this build, and may be called any number of times, so
@@ -362,8 +372,8 @@ lzo_enc_bound(void *state _U_, size_t len)
 }
 
 /* The file header; mtime 0, so that the same records make the same file. */
-static size_t
-lzo_enc_header(void *state _U_, u_char *out)
+size_t
+pcapint_sfc_lzo_header(u_char *out)
 {
 	u_char *h = out + LZOP_MAGIC_LEN;
 
@@ -376,20 +386,20 @@ lzo_enc_header(void *state _U_, u_char *out)
 	h[5] = LZOP_NEEDED & 0xff;
 	h[6] = LZOP_M_LZO1X_1;
 	h[7] = LZOP_LEVEL;
-	pcapint_sfc_put_be32(h + 8, F_OS_UNIX | F_ADLER32_D);
-	pcapint_sfc_put_be32(h + 12, LZOP_MODE);
-	pcapint_sfc_put_be32(h + 16, 0);	/* mtime, low */
-	pcapint_sfc_put_be32(h + 20, 0);	/* mtime, high */
+	lzo_put_be32(h + 8, F_OS_UNIX | F_ADLER32_D);
+	lzo_put_be32(h + 12, LZOP_MODE);
+	lzo_put_be32(h + 16, 0);	/* mtime, low */
+	lzo_put_be32(h + 20, 0);	/* mtime, high */
 	h[24] = 0;				/* no file name */
-	pcapint_sfc_put_be32(h + 25, lzo_adler32(1, h, 25));
+	lzo_put_be32(h + 25, lzo_adler32(1, h, 25));
 	return (LZOP_MAGIC_LEN + 29);
 }
 
 /* The end of the stream: a block with an uncompressed length of 0. */
-static size_t
-lzo_enc_trailer(void *state _U_, u_char *out)
+size_t
+pcapint_sfc_lzo_trailer(u_char *out)
 {
-	pcapint_sfc_put_be32(out, 0);
+	lzo_put_be32(out, 0);
 	return (4);
 }
 
@@ -406,8 +416,8 @@ lzo_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 	*res = out;
 	while (len != 0) {
 		n = len > LZOP_BLOCK ? LZOP_BLOCK : len;
-		pcapint_sfc_put_be32(out + pos, (uint32_t)n);
-		pcapint_sfc_put_be32(out + pos + 8, lzo_adler32(1, in, n));
+		lzo_put_be32(out + pos, (uint32_t)n);
+		lzo_put_be32(out + pos + 8, lzo_adler32(1, in, n));
 		clen = n;
 		if (try_codec) {
 			if (lzo1x_1_compress(in, n, out + pos + LZOP_BLOCK_HDR_LEN, &clen,
@@ -423,7 +433,7 @@ lzo_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 			memcpy(out + pos + LZOP_BLOCK_HDR_LEN, in, n);
 		} else
 			all_stored = 0;
-		pcapint_sfc_put_be32(out + pos + 4, (uint32_t)clen);
+		lzo_put_be32(out + pos + 4, (uint32_t)clen);
 		pos += LZOP_BLOCK_HDR_LEN + clen;
 		in += n;
 		len -= n;
@@ -437,6 +447,5 @@ const struct pcapint_sfc_encoder pcapint_sfc_lzo_encoder = {
 	SFC_LZO, 1,
 	1, 1, 1,
 	lzo_enc_create, lzo_enc_free, lzo_enc_bound, lzo_enc_block,
-	lzo_enc_header, lzo_enc_trailer, NULL,
-	NULL		/* one level: no ladder */
+	NULL, NULL, NULL	/* one level: no ladder; no pad */
 };

@@ -465,10 +465,12 @@ sfc_reader_error(struct sfc_reader *r, ptrdiff_t n, const char *ebuf)
 		return (sfc_error(r, EBADMSG,
 		    "corrupt %s compressed file: bad block at byte offset %lld: %.150s",
 		    r->c->name, (long long)r->unit_off, ebuf));
+#ifdef HAVE_LIBLZO2
 	if (n == SFC_DEC_FAILED)
 		return (sfc_error(r, EIO,
 		    "error reading %s compressed file: %.200s", r->c->name,
 		    ebuf));
+#endif
 	r->err = r->in.ioerr != 0 ? r->in.ioerr : EIO;
 	pcapint_fmt_errmsg_for_errno(r->errmsg, sizeof(r->errmsg),
 	    r->err, "error reading %s compressed file", r->c->name);

@@ -56,10 +56,6 @@
 #include "pcap-int.h"
 #include "sf-compress.h"
 
-#if defined(SFC_COOKIE_OFF_T) && defined(SFC_HAVE_ATOMICS)
-#define	SFC_DUMPER
-#endif
-
 /* The dump options, each checked when set, so that errors show there. */
 struct pcap_dump_options {
 	const struct pcapint_sfc_encoder *codec;	/* store's: no codec */
@@ -111,6 +107,38 @@ sfc_error(char *errbuf, const char *fmt, ...)
 	return (PCAP_ERROR);
 }
 
+/* By container, NULL where the codec was not built. */
+static const struct pcapint_sfc_encoder *const
+    sfc_encoders[SFC_NCONTAINERS] = {
+	[SFC_STORE] = &pcapint_sfc_store,
+#ifdef HAVE_LIBZSTD
+	[SFC_ZSTD] = &pcapint_sfc_zstd_encoder,
+#endif
+#ifdef HAVE_LIBLZ4
+	[SFC_LZ4] = &pcapint_sfc_lz4_encoder,
+#endif
+#ifdef HAVE_ZLIB
+	[SFC_GZIP] = &pcapint_sfc_gzip_encoder,
+#endif
+#ifdef SFC_LZOP_CONTAINER
+#ifdef HAVE_LIBLZO2
+	[SFC_LZO] = &pcapint_sfc_lzo_encoder,
+#endif
+#endif
+};
+
+/* The first built encoder that compresses, else store's. */
+static const struct pcapint_sfc_encoder *
+sfc_default_encoder(void)
+{
+	u_int i;
+
+	for (i = 0; i < SFC_NCONTAINERS; i++)
+		if (sfc_encoders[i] != NULL && sfc_encoders[i]->compresses)
+			return (sfc_encoders[i]);
+	return (&pcapint_sfc_store);
+}
+
 int
 pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
     char *errbuf)
@@ -126,7 +154,7 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 	if (o == NULL)
 		return (sfc_error(errbuf, "NULL dump options"));
 	if (spec == NULL || strcmp(spec, "default") == 0)
-		spec = SFC_ENCODER_NAME(pcapint_sfc_default_encoder());
+		spec = SFC_ENCODER_NAME(sfc_default_encoder());
 	colon = strchr(spec, ':');
 	namelen = colon != NULL ? (size_t)(colon - spec) : strlen(spec);
 	names[0] = '\0';
@@ -143,7 +171,7 @@ pcap_dump_options_set_compression(pcap_dump_options_t *o, const char *spec,
 		return (sfc_error(errbuf,
 		    "unknown compression \"%.*s\" (known: %s)",
 		    (int)(namelen > 32 ? 32 : namelen), spec, names));
-	if ((enc = pcapint_sfc_encoders[i]) == NULL)
+	if ((enc = sfc_encoders[i]) == NULL)
 		return (sfc_error(errbuf,
 		    "compression \"%s\" is not supported by this build of libpcap",
 		    c->name));
@@ -258,46 +286,6 @@ pcap_dump_options_set_writer_priority(pcap_dump_options_t *o, int nice_incr,
 	return (0);
 }
 
-const struct pcapint_sfc_encoder *const
-    pcapint_sfc_encoders[SFC_NCONTAINERS] = {
-	[SFC_STORE] = &pcapint_sfc_store,
-#ifdef HAVE_LIBZSTD
-	[SFC_ZSTD] = &pcapint_sfc_zstd_encoder,
-#endif
-#ifdef HAVE_LIBLZ4
-	[SFC_LZ4] = &pcapint_sfc_lz4_encoder,
-#endif
-#ifdef HAVE_ZLIB
-	[SFC_GZIP] = &pcapint_sfc_gzip_encoder,
-#endif
-#ifdef SFC_LZOP_CONTAINER
-#ifdef HAVE_LIBLZO2
-	[SFC_LZO] = &pcapint_sfc_lzo_encoder,
-#endif
-#endif
-};
-
-const struct pcapint_sfc_encoder *
-pcapint_sfc_default_encoder(void)
-{
-	u_int i;
-
-	for (i = 0; i < SFC_NCONTAINERS; i++)
-		if (pcapint_sfc_encoders[i] != NULL &&
-		    pcapint_sfc_encoders[i]->compresses)
-			return (pcapint_sfc_encoders[i]);
-	return (&pcapint_sfc_store);
-}
-
-void
-pcapint_sfc_put_be32(u_char *p, uint32_t v)
-{
-	p[0] = (u_char)(v >> 24);
-	p[1] = (u_char)(v >> 16);
-	p[2] = (u_char)(v >> 8);
-	p[3] = (u_char)v;
-}
-
 void
 pcapint_sfc_put_le32(u_char *p, uint32_t v)
 {
@@ -305,12 +293,6 @@ pcapint_sfc_put_le32(u_char *p, uint32_t v)
 	p[1] = (u_char)(v >> 8);
 	p[2] = (u_char)(v >> 16);
 	p[3] = (u_char)(v >> 24);
-}
-
-size_t
-pcapint_sfc_no_header(void *state _U_, u_char *out _U_)
-{
-	return (0);
 }
 
 /* "store": blocks go out as collected, as a plain savefile; no buffer. */
@@ -347,8 +329,7 @@ const struct pcapint_sfc_encoder pcapint_sfc_store = {
 	SFC_STORE, 0,
 	0, 0, 0,
 	store_enc_create, store_enc_free, store_enc_bound, store_enc_block,
-	pcapint_sfc_no_header, pcapint_sfc_no_header, NULL,
-	NULL		/* one level: no ladder */
+	NULL, NULL		/* one level: no ladder */
 };
 #ifdef SFC_DUMPER
 
@@ -591,13 +572,6 @@ pcapint_sfc_planner_init(struct pcapint_sfc_planner *pl,
 }
 
 void
-pcapint_sfc_planner_free(struct pcapint_sfc_planner *pl)
-{
-	free(pl->adapt);
-	pl->adapt = NULL;
-}
-
-void
 pcapint_sfc_planner_plan(struct pcapint_sfc_planner *pl,
     struct pcapint_sfc_block *b)
 {
@@ -609,11 +583,11 @@ pcapint_sfc_planner_plan(struct pcapint_sfc_planner *pl,
 	lagged = (enum sfc_block_result)pl->results[pl->planned++ %
 	    SFC_SKIP_LAG];
 	if (lagged == SFC_BLOCK_INCOMPRESSIBLE)
-		pl->skip.stored_run++;
+		pl->stored_run++;
 	else if (lagged == SFC_BLOCK_COMPRESSED)
-		pl->skip.stored_run = pl->skip.skip_count = 0;
-	skip_tries = pl->skip.stored_run < SFC_SKIP_AFTER ||
-	    (++pl->skip.skip_count % SFC_SKIP_EVERY) == 0;
+		pl->stored_run = pl->skip_count = 0;
+	skip_tries = pl->stored_run < SFC_SKIP_AFTER ||
+	    (++pl->skip_count % SFC_SKIP_EVERY) == 0;
 	b->rung = 0;
 	b->plan = PCAPINT_SFC_ADAPT_SKIP_DECIDES;
 	b->level = pl->level;
@@ -650,33 +624,26 @@ pcapint_sfc_planner_learn(struct pcapint_sfc_planner *pl,
 void
 pcapint_sfc_planner_measure(struct pcapint_sfc_planner *pl,
     const struct pcapint_sfc_block *b, uint64_t write_ns,
-    const struct pcapint_sfc_load *load)
+    struct pcapint_sfc_adapt_sample *s)
 {
-	struct pcapint_sfc_adapt_sample s;
 	uint64_t now;
 
 	SFC_STORE(pl->blocks_at[b->rung], pl->blocks_at[b->rung] + 1);
 	if (pl->adapt == NULL)
 		return;
 	now = sfc_clock_ns(CLOCK_MONOTONIC);
-	memset(&s, 0, sizeof(s));
-	s.rung = b->rung;
-	s.bytes_in = b->fill;
-	s.bytes_out = (uint64_t)b->out_len;
-	s.tried_in = b->try_codec ? s.bytes_in : 0;
-	s.tried_out = b->try_codec ? s.bytes_out : 0;
-	s.cpu_ns = b->cpu_ns;
-	s.cold = b->cold;
-	s.write_ns = write_ns;
-	s.wall_ns = pl->last_sample_ns != 0 && now > pl->last_sample_ns ?
+	s->rung = b->rung;
+	s->bytes_in = b->fill;
+	s->bytes_out = (uint64_t)b->out_len;
+	s->tried_in = b->try_codec ? s->bytes_in : 0;
+	s->tried_out = b->try_codec ? s->bytes_out : 0;
+	s->cpu_ns = b->cpu_ns;
+	s->cold = b->cold;
+	s->write_ns = write_ns;
+	s->wall_ns = pl->last_sample_ns != 0 && now > pl->last_sample_ns ?
 	    now - pl->last_sample_ns : 0;
 	pl->last_sample_ns = now;
-	s.backlog = load->backlog;
-	s.ring_size = load->ring_size;
-	s.threads = load->threads > 0 ? load->threads : 1;
-	s.cpus = load->cpus;
-	s.producer_ns = load->producer_ns;
-	pcapint_sfc_adapt_feed(pl->adapt, &s);
+	pcapint_sfc_adapt_feed(pl->adapt, s);
 	SFC_STORE(pl->level_moves, pl->adapt->moves);
 	sfc_planner_block_full(pl);
 }
@@ -798,6 +765,10 @@ sfc_sink_fail(struct sfc_sink *s, int err, int with_errno, const char *what)
 		snprintf(s->errmsg, sizeof(s->errmsg), "%s", what);
 	__atomic_store_n(&s->err, err, __ATOMIC_RELEASE);
 }
+
+#ifndef HAVE_PTHREADS
+#define	pcapint_writer_write_cancellable	write	/* no thread to cancel */
+#endif
 
 /* All of p, or -1 with errno set. */
 static int
@@ -935,7 +906,7 @@ struct sfc_pipeline {
 	struct sfc_sink sink;
 	struct pcapint_sfc_block blk;	/* the codec's, on this thread */
 	/* The writer thread's load, for the level that adapts; or NULL. */
-	void	(*load)(void *ctx, struct pcapint_sfc_load *);
+	void	(*load)(void *ctx, struct pcapint_sfc_adapt_sample *);
 	void	*load_ctx;
 };
 
@@ -943,7 +914,7 @@ struct sfc_pipeline {
 static int
 sfc_pipeline_write(struct sfc_pipeline *pl, const struct pcapint_sfc_block *b)
 {
-	struct pcapint_sfc_load load;
+	struct pcapint_sfc_adapt_sample load;
 	uint64_t write_ns = 0;
 	int ret;
 
@@ -986,7 +957,7 @@ sfc_pipeline_free(struct sfc_pipeline *pl)
 {
 	if (pl->blk.enc != NULL)
 		pl->planner.codec->enc_free(pl->blk.enc);
-	pcapint_sfc_planner_free(&pl->planner);
+	free(pl->planner.adapt);
 	free(pl->blk.in);
 	free(pl->blk.out);
 }
@@ -1013,8 +984,11 @@ sfc_pipeline_open(struct sfc_pipeline *pl,
 	if (b->out_size != 0 && (b->out = malloc(b->out_size)) == NULL)
 		goto nomem;
 	s->codec = opts->codec;
+#ifdef HAVE_LIBLZO2
 	/* The header goes out with the first block, so errors are sticky. */
-	s->hdr_len = opts->codec->enc_header(b->enc, s->hdr);
+	if (opts->codec == &pcapint_sfc_lzo_encoder)
+		s->hdr_len = pcapint_sfc_lzo_header(s->hdr);
+#endif
 	pl->assembler.full = pl->planner.block_full;
 	sfc_assembler_redirect(&pl->assembler, b->in, sfc_pipeline_block_full,
 	    pl);
@@ -1348,7 +1322,7 @@ static const struct pcapint_writer_ops sfc_thr_ops = {
 
 /* The planner's view of the writer's load, on the writer thread. */
 static void
-sfc_thr_load(void *ctx, struct pcapint_sfc_load *load)
+sfc_thr_load(void *ctx, struct pcapint_sfc_adapt_sample *load)
 {
 	struct sfc_thr *t = ctx;
 	uint64_t now;
@@ -1615,9 +1589,12 @@ sfc_cookie_close(void *cookie)
 {
 	struct sfc_dumper *d = cookie;
 	struct sfc_sink *s = &d->pl.sink;
+#ifdef HAVE_LIBLZO2
 	u_char trailer[SFC_MAX_HEADER];
+	int err;
+#endif
 	uint64_t good;
-	int err, ret;
+	int ret;
 
 	if (d->slot != NULL)
 		__atomic_store_n(&d->slot->fp, NULL, __ATOMIC_RELEASE);
@@ -1630,15 +1607,18 @@ sfc_cookie_close(void *cookie)
 		if (sfc_sink_head(s) == -1)
 			(void)sfc_sink_cut(s, good);
 	}
+#ifdef HAVE_LIBLZO2
 	/* A trailer finding no space is cut as a block is, losing no record. */
 	good = s->out_bytes;
-	if (s->err == 0 && s->blocks != 0 && sfc_sink_write(s, trailer,
-	    s->codec->enc_trailer(d->pl.blk.enc, trailer)) == -1) {
+	if (s->err == 0 && s->blocks != 0 &&
+	    s->codec == &pcapint_sfc_lzo_encoder && sfc_sink_write(s, trailer,
+	    pcapint_sfc_lzo_trailer(trailer)) == -1) {
 		err = errno;
 		if (SFC_NO_SPACE(err))
 			(void)sfc_sink_cut(s, good);
 		sfc_sink_write_failed(s, err);
 	}
+#endif
 	ret = s->err != 0 ? -1 : 0;
 	/* Don't close the standard output, which the program may still use. */
 	if (s->raw != NULL && s->raw != stdout && fclose(s->raw) == EOF)
@@ -1910,19 +1890,6 @@ pcap_dump_open_with_options(pcap_t *p, const char *fname,
 }
 
 int
-pcapint_dump_compress_flush(FILE *fp _U_)
-{
-	return (0);
-}
-
-int
-pcapint_dump_compress_record(FILE *fp _U_, const struct pcap_pkthdr *h _U_,
-    const u_char *data _U_)
-{
-	return (-1);
-}
-
-int
 pcap_dump_get_stats(pcap_dumper_t *d _U_, struct pcap_dump_stats *st _U_,
     size_t stats_size _U_)
 {
@@ -1935,15 +1902,6 @@ pcap_dump_geterr(pcap_dumper_t *d _U_)
 	return (NULL);
 }
 #endif /* SFC_DUMPER */
-#if !defined(SFC_DUMPER) || !defined(HAVE_PTHREADS)
-
-/* No writer thread to cancel: a plain write(). */
-ptrdiff_t
-pcapint_writer_write_cancellable(int fd, const void *buf, size_t len)
-{
-	return (write(fd, buf, len));
-}
-#endif
 
 /* Flush, take figures (*stp NULL if plain) and message, close: for handlers. */
 static int

@@ -232,7 +232,6 @@ gz_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 /* Levels as gzip(1) has them; 1, the fastest, is the default. */
 const struct pcapint_sfc_encoder pcapint_sfc_gzip_encoder = {
 	SFC_GZIP, 1, 1, 9, 1,
-	gz_enc_create, gz_enc_free, gz_enc_bound, gz_enc_block,
-	pcapint_sfc_no_header, pcapint_sfc_no_header, gz_enc_level,
+	gz_enc_create, gz_enc_free, gz_enc_bound, gz_enc_block, gz_enc_level,
 	&pcapint_sfc_gzip_ladder
 };

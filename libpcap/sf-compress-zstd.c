@@ -185,7 +185,6 @@ zs_enc_block(void *state, const u_char *in, size_t len, u_char *out,
  */
 const struct pcapint_sfc_encoder pcapint_sfc_zstd_encoder = {
 	SFC_ZSTD, 1, -100, 19, -5,
-	zs_enc_create, zs_enc_free, zs_enc_bound, zs_enc_block,
-	pcapint_sfc_no_header, pcapint_sfc_no_header, zs_enc_level,
+	zs_enc_create, zs_enc_free, zs_enc_bound, zs_enc_block, zs_enc_level,
 	&pcapint_sfc_zstd_ladder
 };

@@ -90,7 +90,9 @@ extern ptrdiff_t pcapint_sfc_read(struct pcapint_sfc_input *, void *, size_t);
 #define	SFC_DEC_TRUNCATED	(-1)	/* stream ends inside a block */
 #define	SFC_DEC_CORRUPT		(-2)	/* errbuf says why */
 #define	SFC_DEC_IOERR		(-3)	/* raw read error, errno in input->ioerr */
+#ifdef HAVE_LIBLZO2
 #define	SFC_DEC_FAILED		(-4)	/* not the file's fault: errbuf says */
+#endif
 /* A codec's state, zeroed, or NULL with malloc's message in errbuf. */
 extern void *pcapint_sfc_calloc(size_t, char *errbuf);
 
@@ -187,7 +189,7 @@ struct pcapint_sfc_adapt {	/* private but for rung and moves */
 	struct pcapint_sfc_adapt_seen seen[PCAPINT_SFC_ADAPT_MAX_RUNGS];
 };
 
-/* CPU load never takes it below floor, incompressible data may. */
+/* floor is a rung: CPU load never takes it below, incompressible data may. */
 void	pcapint_sfc_adapt_init(struct pcapint_sfc_adapt *,
 	    const struct pcapint_sfc_adapt_ladder *, u_int floor);
 /* Also for blocks of a rung chosen before the current one. */
@@ -217,36 +219,36 @@ struct pcapint_sfc_encoder {
 	ptrdiff_t	(*enc_block)(void *, const u_char *, size_t, u_char *, size_t,
 		    int try_codec, int *stored, const u_char **res,
 		    char *errbuf);
-	size_t	(*enc_header)(void *, u_char *);
-	size_t	(*enc_trailer)(void *, u_char *);
-#define	SFC_MAX_HEADER	64
 	/* For the next blocks; cheap if unchanged.  NULL: one level. */
 	int	(*enc_level)(void *, int level, char *errbuf);
 	const struct pcapint_sfc_adapt_ladder *ladder;	/* NULL: one level */
 };
-/* By container, NULL where the codec was not built. */
-extern const struct pcapint_sfc_encoder *const
-    pcapint_sfc_encoders[SFC_NCONTAINERS];
+#define	SFC_MAX_HEADER	64
 #define	SFC_ENCODER_NAME(e)	(pcapint_sfc_containers[(e)->container].name)
-/* The first built encoder that compresses, else store's. */
-extern const struct pcapint_sfc_encoder *pcapint_sfc_default_encoder(void);
 extern const struct pcapint_sfc_encoder pcapint_sfc_store,
     pcapint_sfc_gzip_encoder, pcapint_sfc_lz4_encoder,
     pcapint_sfc_zstd_encoder;
 #ifdef HAVE_LIBLZO2
 extern const struct pcapint_sfc_encoder pcapint_sfc_lzo_encoder;
+/* lzop's stream header, before the first block, and its end mark. */
+extern size_t pcapint_sfc_lzo_header(u_char *);
+extern size_t pcapint_sfc_lzo_trailer(u_char *);
 #endif
 /* extract.h has loads but no stores. */
-extern void pcapint_sfc_put_be32(u_char *, uint32_t);
 extern void pcapint_sfc_put_le32(u_char *, uint32_t);
-extern size_t pcapint_sfc_no_header(void *, u_char *);
 #define	SFC_MAX_SIZE(a, b)	((a) > (b) ? (a) : (b))
 
+#if defined(SFC_COOKIE_OFF_T) && defined(SFC_HAVE_ATOMICS)
+#define	SFC_DUMPER	/* sf-compress-write.c has its dumper */
 /* pcap_dump_flush()'s: -1 if the dumper has a sticky error, else 0. */
 extern int pcapint_dump_compress_flush(FILE *);
 /* pcap_dump()'s: 0: a compressed dumper took it; -1: plain or mid-fwrite(). */
 extern int pcapint_dump_compress_record(FILE *, const struct pcap_pkthdr *,
     const u_char *);
+#else
+#define	pcapint_dump_compress_flush(fp)			0
+#define	pcapint_dump_compress_record(fp, h, data)	(-1)
+#endif
 #define	SFC_COLD_LEVEL		INT_MIN	/* the codec has not run yet */
 /* A full block, as the dumper's stages pass it on, on any threads. */
 struct pcapint_sfc_block {
@@ -275,9 +277,6 @@ extern void pcapint_sfc_block_compress(const struct pcapint_sfc_encoder *,
     struct pcapint_sfc_block *);
 /* Block n's plan uses blocks to n - SFC_SKIP_LAG: same file, any threads. */
 #define	SFC_SKIP_LAG	4
-struct pcapint_sfc_skip {
-	u_int	stored_run, skip_count;	/* incompressible in a row; skipped */
-};
 /* Written only on the thread that writes. */
 struct pcapint_sfc_planner {
 	const struct pcapint_sfc_encoder *codec;
@@ -285,7 +284,7 @@ struct pcapint_sfc_planner {
 	size_t	block_size;	/* the largest block: what buffers hold */
 	size_t	block_full;	/* the size of the blocks to fill now */
 	size_t	block_unit;	/* scaled by rungs; 0: all are block_size */
-	struct pcapint_sfc_skip skip;
+	u_int	stored_run, skip_count;	/* incompressible in a row; skipped */
 	uint64_t planned, learned;	/* blocks planned; learned from */
 	u_char	results[SFC_SKIP_LAG];	/* block n's at n % SFC_SKIP_LAG */
 	struct pcapint_sfc_adapt *adapt;	/* NULL at a fixed level */
@@ -294,25 +293,18 @@ struct pcapint_sfc_planner {
 	uint64_t blocks_at[PCAPINT_SFC_ADAPT_MAX_RUNGS];
 	uint64_t level_moves;
 };
-/* The writer's, for the samples; all 0 without a writer thread. */
-struct pcapint_sfc_load {
-	uint64_t backlog, ring_size;
-	u_int	threads, cpus;
-	uint64_t producer_ns;
-};
 /* offline: the records come from a savefile, so waiting loses none. */
 extern int pcapint_sfc_planner_init(struct pcapint_sfc_planner *,
     const struct pcap_dump_options *opts, int offline, char *errbuf);
-extern void pcapint_sfc_planner_free(struct pcapint_sfc_planner *);
 extern void pcapint_sfc_planner_plan(struct pcapint_sfc_planner *,
     struct pcapint_sfc_block *);
 /* Blocks are learned from in the order planned, once written. */
 extern void pcapint_sfc_planner_learn(struct pcapint_sfc_planner *,
     const struct pcapint_sfc_block *);
-/* Then what writing it cost; block_full may change. */
+/* Then what it cost, into s with the writer's load; block_full may change. */
 extern void pcapint_sfc_planner_measure(struct pcapint_sfc_planner *,
     const struct pcapint_sfc_block *, uint64_t write_ns,
-    const struct pcapint_sfc_load *);
+    struct pcapint_sfc_adapt_sample *s);
 
 /*
  * The writer thread, sf-writer.c: a single-producer/consumer ring.  ops

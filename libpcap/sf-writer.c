@@ -188,32 +188,17 @@ struct pcapint_writer {
 	pthread_t	thread;
 };
 
-/* CLOCK_MONOTONIC where possible: setting the time back stretches no wait. */
-static clockid_t
-writer_conds_init(pthread_cond_t *const conds[], size_t n)
+/* With the mutex held: pthread_cond_timedwait() for ms at most. */
+static int
+writer_wait(struct pcapint_writer *w, pthread_cond_t *cond, long ms)
 {
-	pthread_condattr_t attr;
-	clockid_t clock = CLOCK_REALTIME;
-	size_t i;
+	struct timespec deadline;
 
-	pthread_condattr_init(&attr);
-#if defined(HAVE_PTHREAD_CONDATTR_SETCLOCK) && defined(CLOCK_MONOTONIC)
-	if (pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0)
-		clock = CLOCK_MONOTONIC;
-#endif
-	for (i = 0; i < n; i++)
-		pthread_cond_init(conds[i], &attr);
-	pthread_condattr_destroy(&attr);
-	return (clock);
-}
-
-static void
-writer_deadline(clockid_t clock, struct timespec *deadline, long ms)
-{
-	clock_gettime(clock, deadline);
-	deadline->tv_nsec += (ms % 1000) * 1000000L;
-	deadline->tv_sec += ms / 1000 + deadline->tv_nsec / 1000000000L;
-	deadline->tv_nsec %= 1000000000L;
+	clock_gettime(w->clock, &deadline);
+	deadline.tv_nsec += (ms % 1000) * 1000000L;
+	deadline.tv_sec += ms / 1000 + deadline.tv_nsec / 1000000000L;
+	deadline.tv_nsec %= 1000000000L;
+	return (pthread_cond_timedwait(cond, &w->lock, &deadline));
 }
 
 static void
@@ -246,7 +231,6 @@ writer_wake(struct pcapint_writer *w)
 static int
 writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
 {
-	struct timespec deadline;
 	int err;
 
 	pthread_mutex_lock(&w->lock);
@@ -259,8 +243,7 @@ writer_wait_room(struct pcapint_writer *w, uint64_t head, size_t len)
 			break;
 		/* A full ring is more than wake_bytes: the writer runs. */
 		writer_wake(w);
-		writer_deadline(w->clock, &deadline, WRITER_IDLE_MS);
-		(void)pthread_cond_timedwait(&w->room, &w->lock, &deadline);
+		(void)writer_wait(w, &w->room, WRITER_IDLE_MS);
 	}
 	__atomic_store_n(&w->waiting, 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&w->lock);
@@ -388,7 +371,6 @@ writer_main(void *arg)
 	uint64_t req;
 	size_t used;
 	int err = 0, drain = 0;
-	struct timespec deadline;
 
 	pcapint_writer_set_name("pcap-writer");
 	/* Cancelled only in write(), holding no lock, by a stop. */
@@ -432,13 +414,10 @@ writer_main(void *arg)
 			 * sees us asleep and signals, or the wait times out.
 			 */
 			__atomic_thread_fence(__ATOMIC_SEQ_CST);
-			if (pcapint_writer_backlog(w) < w->wake_bytes) {
-				writer_deadline(w->clock, &deadline,
-				    WRITER_IDLE_MS);
-				if (pthread_cond_timedwait(&w->wake, &w->lock,
-				    &deadline) == ETIMEDOUT)
-					drain = 1;
-			}
+			if (pcapint_writer_backlog(w) < w->wake_bytes &&
+			    writer_wait(w, &w->wake, WRITER_IDLE_MS) ==
+			    ETIMEDOUT)
+				drain = 1;
 			__atomic_store_n(&w->sleeping, 0, __ATOMIC_RELAXED);
 			pthread_mutex_unlock(&w->lock);
 			continue;
@@ -510,17 +489,10 @@ pcapint_writer_start(const struct pcapint_writer_params *params,
     const struct pcapint_writer_ops *ops, void *ctx, char *errbuf)
 {
 	struct pcapint_writer *w;
+	pthread_condattr_t attr;
 	size_t size, ring_size = params->ring_size;
 	int err;
 
-	if (pcapint_writer_check_nice(params->nice_incr, errbuf) != 0)
-		return (NULL);
-	if (ring_size < 4096 || ring_size > ((size_t)1 << 40)) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "writer ring size %zu is out of range (4 KiB to 1 TiB)",
-		    ring_size);
-		return (NULL);
-	}
 	for (size = 4096; size < ring_size; size <<= 1)
 		continue;
 	if ((w = calloc(1, sizeof(*w))) == NULL) {
@@ -543,8 +515,17 @@ pcapint_writer_start(const struct pcapint_writer_params *params,
 	w->nice_incr = params->nice_incr;
 	w->blocking = params->blocking;
 	pthread_mutex_init(&w->lock, NULL);
-	w->clock = writer_conds_init((pthread_cond_t *const []){ &w->wake,
-	    &w->done, &w->room }, 3);
+	/* Monotonic if possible: setting the clock back stretches no wait. */
+	w->clock = CLOCK_REALTIME;
+	pthread_condattr_init(&attr);
+#if defined(HAVE_PTHREAD_CONDATTR_SETCLOCK) && defined(CLOCK_MONOTONIC)
+	if (pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0)
+		w->clock = CLOCK_MONOTONIC;
+#endif
+	pthread_cond_init(&w->wake, &attr);
+	pthread_cond_init(&w->done, &attr);
+	pthread_cond_init(&w->room, &attr);
+	pthread_condattr_destroy(&attr);
 	if (params->cpu >= 0 &&
 	    pcapint_writer_check_cpu(params->cpu, errbuf) != 0)
 		goto fail;
@@ -574,7 +555,6 @@ fail:
 int
 pcapint_writer_flush(struct pcapint_writer *w)
 {
-	struct timespec deadline;
 	uint64_t req, tail, last_tail;
 	int still_ms = 0, zero = 0;
 
@@ -583,9 +563,7 @@ pcapint_writer_flush(struct pcapint_writer *w)
 	pthread_cond_signal(&w->wake);
 	last_tail = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
 	while (w->flush_done < req && !w->stalled) {
-		writer_deadline(w->clock, &deadline, 100);
-		if (pthread_cond_timedwait(&w->done, &w->lock,
-		    &deadline) != ETIMEDOUT)
+		if (writer_wait(w, &w->done, 100) != ETIMEDOUT)
 			continue;
 		tail = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
 		still_ms = tail == last_tail ? still_ms + 100 : 0;

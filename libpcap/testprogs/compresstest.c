@@ -182,16 +182,11 @@ main(int argc, char **argv)
 
 	program_name = (cp = strrchr(argv[0], '/')) ? cp + 1 : argv[0];
 	while ((op = getopt(argc, argv, "ht")) != -1) {
-		if (op == 'h') {
-			usage(stdout);
-			return EX_OK;
+		if (op != 't') {
+			usage(op == 'h' ? stdout : stderr);
+			return (op == 'h' ? EX_OK : EX_USAGE);
 		}
-		if (op == 't') {
-			writer_thread = 1;
-			continue;
-		}
-		usage(stderr);
-		return EX_USAGE;
+		writer_thread = 1;
 	}
 	if (argc - optind != 2)
 		fail(EX_USAGE, "give a codec and a file");

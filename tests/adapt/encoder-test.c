@@ -113,7 +113,7 @@ run_sizes(const char *spec, size_t set_block, int scaled_from)
 {
 	const struct pcapint_sfc_adapt_ladder *ladder;
 	struct pcapint_sfc_planner w;
-	struct pcapint_sfc_load load;
+	struct pcapint_sfc_adapt_sample load;
 	struct pcapint_sfc_block b;
 	pcap_dump_options_t *o;
 	char ebuf[PCAP_ERRBUF_SIZE];
@@ -148,7 +148,7 @@ run_sizes(const char *spec, size_t set_block, int scaled_from)
 		check(w.block_full == unit,
 		    "%s: fixed level %d, blocks of %zu bytes (%zu)", spec,
 		    b.level, unit, w.block_full);
-		pcapint_sfc_planner_free(&w);
+		free(w.adapt);
 		pcap_dump_options_free(o);
 		return;
 	}
@@ -177,7 +177,7 @@ run_sizes(const char *spec, size_t set_block, int scaled_from)
 		    spec, set_block != 0 ? ", block size set" : "", r,
 		    b.level, want, w.block_full);
 	}
-	pcapint_sfc_planner_free(&w);
+	free(w.adapt);
 	pcap_dump_options_free(o);
 }
 

@@ -99,8 +99,7 @@ check_fields(const struct erspan_craft *c, const struct erspan_craft_layout *l,
 	int seq_bit = c->type == 2 || (c->type == 3 && c->gre_seq);
 
 	r = pcapint_erspan_decap(pkt, len, &e);
-	CHECK(r == PCAPINT_ERSPAN_OK, "%s: reason %d (%s)", describe(c), r,
-	    pcapint_erspan_strerror(r));
+	CHECK(r == PCAPINT_ERSPAN_OK, "%s: reason %d", describe(c), r);
 	if (r != PCAPINT_ERSPAN_OK)
 		return;
 	CHECK(e.inner_off == l->inner_off, "%s: inner_off %zu, want %zu",
@@ -228,9 +227,8 @@ test_decap(void)
 		len = erspan_craft(&c, inner, ilen, pkt, sizeof(pkt));
 		CHECK(len != 0, "craft %s", describe(&c));
 		r = pcapint_erspan_decap(pkt, len, &e);
-		CHECK(r == broken[i].reason, "%s ft %u: reason %d (%s), want %d",
-		    describe(&c), c.ft, r, pcapint_erspan_strerror(r),
-		    broken[i].reason);
+		CHECK(r == broken[i].reason, "%s ft %u: reason %d, want %d",
+		    describe(&c), c.ft, r, broken[i].reason);
 	}
 
 	/* Not IP, and a third tag (only two are looked through). */
@@ -246,8 +244,6 @@ test_decap(void)
 	pkt[12] = 0x81; pkt[13] = 0x00; pkt[14] = 0; pkt[15] = 1;
 	CHECK(pcapint_erspan_decap(pkt, len + 4, &e) == PCAPINT_ERSPAN_NOT_IP,
 	    "three tags");
-	CHECK(strcmp(pcapint_erspan_strerror(PCAPINT_ERSPAN_TRUNCATED),
-	    "truncated ERSPAN headers") == 0, "strerror");
 	return (failures == 0 ? 0 : 1);
 }
 

@@ -398,6 +398,14 @@ errors(void)
 	    "%s %lld %lld", "valid settings accepted", 0, 0);
 	check(pcap_dump_options_set_writer_thread(NULL, 1 << 20, ebuf) ==
 	    PCAP_ERROR, "%s %lld %lld", "NULL options refused", 0, 0);
+	ebuf[0] = '\0';
+	check(pcap_dump_options_set_writer_priority(o, -1, ebuf) ==
+	    PCAP_ERROR && strstr(ebuf, "decrease -1 is out of range") != NULL,
+	    "%s %lld %lld", "raising the writer's priority refused", 0, 0);
+	ebuf[0] = '\0';
+	check(pcap_dump_options_set_writer_priority(o, 20, ebuf) ==
+	    PCAP_ERROR && strstr(ebuf, "decrease 20 is out of range") != NULL,
+	    "%s %lld %lld", "a priority decrease past 19 refused", 0, 0);
 	pcap_dump_options_free(o);
 	return (failed);
 }
