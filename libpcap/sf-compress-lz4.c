@@ -211,5 +211,5 @@ fail:
 const struct pcapint_sfc_encoder pcapint_sfc_lz4_encoder = {
 	SFC_LZ4, 1, 1, 12, 1,
 	lz4_enc_create, lz4_enc_free, lz4_enc_bound, lz4_enc_block,
-	lz4_enc_level, &pcapint_sfc_lz4_ladder
+	lz4_enc_level, &pcapint_sfc_lz4_ladder, pcapint_sfc_skippable_pad
 };

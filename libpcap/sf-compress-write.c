@@ -295,6 +295,18 @@ pcapint_sfc_put_le32(u_char *p, uint32_t v)
 	p[3] = (u_char)(v >> 24);
 }
 
+/* A skippable frame, as LZ4 and zstd frames have them, of len bytes. */
+size_t
+pcapint_sfc_skippable_pad(u_char *out, size_t len)
+{
+	if (len < 8 || len - 8 > UINT32_MAX)
+		return (0);
+	memset(out, 0, len);
+	pcapint_sfc_put_le32(out, 0x184D2A50U);
+	pcapint_sfc_put_le32(out + 4, (uint32_t)(len - 8));
+	return (len);
+}
+
 /* "store": blocks go out as collected, as a plain savefile; no buffer. */
 static int store_state;		/* its address says the creation succeeded */
 
@@ -329,7 +341,7 @@ const struct pcapint_sfc_encoder pcapint_sfc_store = {
 	SFC_STORE, 0,
 	0, 0, 0,
 	store_enc_create, store_enc_free, store_enc_bound, store_enc_block,
-	NULL, NULL		/* one level: no ladder */
+	NULL, NULL, NULL	/* one level: no ladder */
 };
 #ifdef SFC_DUMPER
 
@@ -717,6 +729,8 @@ struct sfc_sink {
 	FILE	*raw;		/* where the blocks go */
 	int	fd;		/* fileno(raw) */
 	int	can_cut;	/* raw is a regular file, which ftruncate() cuts */
+	u_char	*direct;	/* O_DIRECT: the last page, then the next write */
+	size_t	direct_room;	/* for the bytes of one write, beyond those */
 	int64_t	base;		/* offset of raw when the dumper began */
 	const struct pcapint_sfc_encoder *codec;
 	/* Not written yet: the stream header, and the first block if kept. */
@@ -772,12 +786,12 @@ sfc_sink_fail(struct sfc_sink *s, int err, int with_errno, const char *what)
 
 /* All of p, or -1 with errno set. */
 static int
-sfc_sink_write(struct sfc_sink *s, const u_char *p, size_t len)
+sfc_write_all(int fd, const u_char *p, size_t len)
 {
 	ssize_t n;
 
 	while (len != 0) {
-		n = pcapint_writer_write_cancellable(s->fd, p, len);
+		n = pcapint_writer_write_cancellable(fd, p, len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -785,8 +799,79 @@ sfc_sink_write(struct sfc_sink *s, const u_char *p, size_t len)
 		}
 		p += n;
 		len -= (size_t)n;
-		SFC_STORE(s->out_bytes, s->out_bytes + (uint64_t)n);
 	}
+	return (0);
+}
+
+/*
+ * A kill can cut a buffered write() at any page that it copies, leaving a
+ * file that ends inside a block; on Linux an O_DIRECT write() to a disk
+ * runs to its end.  It must start and end on the device's blocks: each
+ * write starts at the page where the last one ended, and ends with a unit
+ * that the codec's readers skip, which the next write overwrites and the
+ * close cuts off.  Not on a descriptor that the program shares, whose
+ * O_DIRECT flag and offset the program would see.
+ */
+#define	SFC_DIRECT_ALIGN	4096	/* a page: a multiple of any block */
+#ifndef O_DIRECT
+#define	O_DIRECT	0	/* none: writes go through the page cache */
+#endif
+
+static void
+sfc_sink_direct(struct sfc_sink *s, size_t max_write)
+{
+	int flags = fcntl(s->fd, F_GETFL);
+
+	if (O_DIRECT == 0 || !s->can_cut || s->codec->enc_pad == NULL ||
+	    flags == -1 || s->base % SFC_DIRECT_ALIGN != 0 ||
+	    posix_memalign((void **)&s->direct, SFC_DIRECT_ALIGN,
+	    max_write + 3 * SFC_DIRECT_ALIGN) != 0)
+		return;
+	s->direct_room = max_write;
+	if (fcntl(s->fd, F_SETFL, flags | O_DIRECT) == -1) {
+		free(s->direct);
+		s->direct = NULL;
+	}
+}
+
+/* All of p, counted, or -1 with errno set. */
+static int
+sfc_sink_write(struct sfc_sink *s, const u_char *p, size_t len)
+{
+	size_t tail = (size_t)(s->out_bytes % SFC_DIRECT_ALIGN);
+	size_t n = tail + len;
+	size_t pad = (SFC_DIRECT_ALIGN - n % SFC_DIRECT_ALIGN) % SFC_DIRECT_ALIGN;
+	off_t at = (off_t)(s->base + (int64_t)(s->out_bytes - tail));
+
+	if (s->direct != NULL && len <= s->direct_room) {
+		memcpy(s->direct + tail, p, len);
+		/* Too little room for the codec's unit: a page more. */
+		if (pad != 0 && s->codec->enc_pad(s->direct + n, pad) == 0)
+			pad = s->codec->enc_pad(s->direct + n,
+			    pad + SFC_DIRECT_ALIGN);
+		if (lseek(s->fd, at, SEEK_SET) == at &&
+		    sfc_write_all(s->fd, s->direct, n + pad) == 0) {
+			memmove(s->direct, s->direct + n - n % SFC_DIRECT_ALIGN,
+			    n % SFC_DIRECT_ALIGN);
+			goto written;
+		}
+		if (errno != EINVAL)
+			return (-1);
+	}
+	if (s->direct != NULL) {
+		/* Too large, or the file system takes no O_DIRECT write. */
+		free(s->direct);
+		s->direct = NULL;
+		at += (off_t)tail;
+		if (fcntl(s->fd, F_SETFL, fcntl(s->fd, F_GETFL) & ~O_DIRECT) ==
+		    -1 || ftruncate(s->fd, at) != 0 ||
+		    lseek(s->fd, at, SEEK_SET) != at)
+			return (-1);
+	}
+	if (sfc_write_all(s->fd, p, len) == -1)
+		return (-1);
+written:
+	SFC_STORE(s->out_bytes, s->out_bytes + (uint64_t)len);
 	return (0);
 }
 
@@ -960,6 +1045,7 @@ sfc_pipeline_free(struct sfc_pipeline *pl)
 	free(pl->planner.adapt);
 	free(pl->blk.in);
 	free(pl->blk.out);
+	free(pl->sink.direct);
 }
 
 /* Set the stages up, before there is a file; 0, or -1 with all freed. */
@@ -1619,6 +1705,9 @@ sfc_cookie_close(void *cookie)
 		sfc_sink_write_failed(s, err);
 	}
 #endif
+	/* The last pad goes: the file is as a buffered writer leaves it. */
+	if (s->direct != NULL)
+		(void)ftruncate(s->fd, (off_t)(s->base + (int64_t)s->out_bytes));
 	ret = s->err != 0 ? -1 : 0;
 	/* Don't close the standard output, which the program may still use. */
 	if (s->raw != NULL && s->raw != stdout && fclose(s->raw) == EOF)
@@ -1728,6 +1817,9 @@ sfc_dumper_start(pcap_t *p, struct sfc_dumper *d, FILE *f, int untruncated)
 		sfc_dumper_discard(d);
 		return (NULL);
 	}
+	if (untruncated)
+		sfc_sink_direct(s, SFC_MAX_SIZE(d->pl.blk.out_size,
+		    sizeof(s->hdr)));
 	/* The writer thread has not touched the sink yet: this comes first. */
 	(void)sfc_dumper_flush(d);
 	return ((pcap_dumper_t *)d->fp);

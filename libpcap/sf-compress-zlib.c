@@ -229,9 +229,31 @@ gz_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 	return ((ptrdiff_t)(GZ_HDR_LEN + body + GZ_TRL_LEN));
 }
 
+/*
+ * An empty member whose header's extra field (RFC 1952 2.3.1.1, one
+ * subfield "SP") takes len bytes: gzip -d and inflate() skip it.
+ */
+static size_t
+gz_enc_pad(u_char *out, size_t len)
+{
+	static const u_char head[GZ_HDR_LEN] = { 0x1f, 0x8b, 8, 4, 0, 0, 0, 0,
+	    0, 255 };
+	size_t xlen = len - GZ_HDR_LEN - 2 - 2 - GZ_TRL_LEN;
+
+	if (len < GZ_HDR_LEN + 2 + 4 + 2 + GZ_TRL_LEN || xlen > 0xffff)
+		return (0);
+	memset(out, 0, len);
+	memcpy(out, head, GZ_HDR_LEN);
+	pcapint_sfc_put_le32(out + GZ_HDR_LEN, (uint32_t)xlen | 'S' << 16 |
+	    'P' << 24);
+	pcapint_sfc_put_le32(out + GZ_HDR_LEN + 4, (uint32_t)(xlen - 4));
+	out[len - GZ_TRL_LEN - 2] = 3;	/* an empty final fixed block */
+	return (len);
+}
+
 /* Levels as gzip(1) has them; 1, the fastest, is the default. */
 const struct pcapint_sfc_encoder pcapint_sfc_gzip_encoder = {
 	SFC_GZIP, 1, 1, 9, 1,
 	gz_enc_create, gz_enc_free, gz_enc_bound, gz_enc_block, gz_enc_level,
-	&pcapint_sfc_gzip_ladder
+	&pcapint_sfc_gzip_ladder, gz_enc_pad
 };

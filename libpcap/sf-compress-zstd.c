@@ -186,5 +186,5 @@ zs_enc_block(void *state, const u_char *in, size_t len, u_char *out,
 const struct pcapint_sfc_encoder pcapint_sfc_zstd_encoder = {
 	SFC_ZSTD, 1, -100, 19, -5,
 	zs_enc_create, zs_enc_free, zs_enc_bound, zs_enc_block, zs_enc_level,
-	&pcapint_sfc_zstd_ladder
+	&pcapint_sfc_zstd_ladder, pcapint_sfc_skippable_pad
 };

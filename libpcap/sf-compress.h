@@ -222,6 +222,8 @@ struct pcapint_sfc_encoder {
 	/* For the next blocks; cheap if unchanged.  NULL: one level. */
 	int	(*enc_level)(void *, int level, char *errbuf);
 	const struct pcapint_sfc_adapt_ladder *ladder;	/* NULL: one level */
+	/* A unit of len bytes that readers skip, or 0 if len is too short. */
+	size_t	(*enc_pad)(u_char *, size_t len);
 };
 #define	SFC_MAX_HEADER	64
 #define	SFC_ENCODER_NAME(e)	(pcapint_sfc_containers[(e)->container].name)
@@ -236,6 +238,7 @@ extern size_t pcapint_sfc_lzo_trailer(u_char *);
 #endif
 /* extract.h has loads but no stores. */
 extern void pcapint_sfc_put_le32(u_char *, uint32_t);
+extern size_t pcapint_sfc_skippable_pad(u_char *, size_t);
 #define	SFC_MAX_SIZE(a, b)	((a) > (b) ? (a) : (b))
 
 #if defined(SFC_COOKIE_OFF_T) && defined(SFC_HAVE_ATOMICS)

@@ -147,6 +147,19 @@ patch_subjects() {
 	done
 }
 
+# direct_io_works DIR: DIR's file system writes O_DIRECT data to its
+# device before write() returns, which libpcap's compressed savefiles
+# rely on so that a kill cannot cut a block: it takes an O_DIRECT write,
+# and it is not tmpfs (which takes them since Linux 6.6, into memory).
+direct_io_works() {
+	[ "$(stat -f -c %T "$1")" != tmpfs ] || return 1
+	dd if=/dev/zero of="$1/direct-probe" bs=4096 count=1 oflag=direct \
+	    2>/dev/null
+	_diw=$?
+	rm -f "$1/direct-probe"
+	return $_diw
+}
+
 # need_root / need_cmd: skip the whole script when something is missing.
 need_cmd() {
 	for _c in "$@"; do

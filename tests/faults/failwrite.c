@@ -12,6 +12,11 @@
  *				writes what fits, the next fails with
  *				ENOSPC; cutting the file back (ftruncate)
  *				makes room again
+ *	SLUICE_FAILWRITE=nodirect:N	the first N O_DIRECT writes go
+ *				through; every later one fails with
+ *				EINVAL, as on a file system that takes the
+ *				flag but not the write, and the first
+ *				failure says so on stderr
  *
  * Writes to anything but a regular file (the terminal, pipes) are left
  * alone.  stdio's own writes do not go through this symbol in glibc; the
@@ -32,6 +37,8 @@ static ssize_t (*real_write)(int, const void *, size_t);
 static long passes = -1;	/* -1: not eio mode */
 static int short_mode;
 static off_t room = -1;		/* -1: not full mode */
+static long direct_passes = -1;	/* -1: not nodirect mode */
+static int direct_refused;
 static long count;		/* regular-file writes so far (atomically) */
 
 static void
@@ -48,6 +55,8 @@ setup(void)
 		passes = strtol(mode + 4, NULL, 10);
 	else if (strcmp(mode, "short") == 0)
 		short_mode = 1;
+	else if (strncmp(mode, "nodirect:", 9) == 0)
+		direct_passes = strtol(mode + 9, NULL, 10);
 	else if (strncmp(mode, "full:", 5) == 0) {
 		char *end;
 
@@ -69,6 +78,17 @@ write(int fd, const void *buf, size_t len)
 	if (passes >= 0 &&
 	    __atomic_fetch_add(&count, 1, __ATOMIC_RELAXED) >= passes) {
 		errno = EIO;
+		return (-1);
+	}
+	if (direct_passes >= 0 && (fcntl(fd, F_GETFL) & O_DIRECT) &&
+	    __atomic_fetch_add(&count, 1, __ATOMIC_RELAXED) >= direct_passes) {
+		if (!__atomic_exchange_n(&direct_refused, 1, __ATOMIC_RELAXED)) {
+			static const char msg[] =
+			    "failwrite: an O_DIRECT write refused\n";
+
+			(void)real_write(2, msg, sizeof(msg) - 1);
+		}
+		errno = EINVAL;
 		return (-1);
 	}
 	if (short_mode && len > 1)
