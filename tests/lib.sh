@@ -147,6 +147,21 @@ patch_subjects() {
 	done
 }
 
+# failwrite_shim: build tests/faults/failwrite.c as $TMPDIR/failwrite.so
+# and set shim to it, or fail the script.  Not with the build's sanitizer
+# flags: a preloaded library comes before the sanitizer runtime, which
+# ASan allows only when told to (ASAN_OPTIONS, exported).
+failwrite_shim() {
+	shim=$TMPDIR/failwrite.so
+	if ! $CC -shared -fPIC -O1 -o "$shim" \
+	    "$SLUICE_SRCDIR/tests/faults/failwrite.c" -ldl; then
+		t_fail "build the failwrite shim"
+		t_done
+	fi
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	export ASAN_OPTIONS
+}
+
 # direct_io_works DIR: DIR's file system writes O_DIRECT data to its
 # device before write() returns, which libpcap's compressed savefiles
 # rely on so that a kill cannot cut a block: it takes an O_DIRECT write,

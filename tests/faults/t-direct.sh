@@ -15,15 +15,7 @@
 need_cmd gzip lz4 zstd cmp dd
 build_traffic_tools
 
-shim=$TMPDIR/failwrite.so
-# Not with the build's sanitizer flags: a preloaded library comes before
-# the sanitizer runtime, which ASan allows only when told to.
-if ! $CC -shared -fPIC -O1 -o "$shim" "$SLUICE_SRCDIR/tests/faults/failwrite.c" -ldl; then
-	t_fail "build the failwrite shim"
-	t_done
-fi
-ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-export ASAN_OPTIONS
+failwrite_shim
 
 if direct_io_works "$TMPDIR"; then
 	direct=1

@@ -22,15 +22,7 @@
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
 
 build_traffic_tools
-shim=$TMPDIR/failwrite.so
-# Not with the build's sanitizer flags: a preloaded library comes before
-# the sanitizer runtime, which ASan allows only when told to.
-if ! $CC -shared -fPIC -O1 -o "$shim" "$SLUICE_SRCDIR/tests/faults/failwrite.c" -ldl; then
-	t_fail "build the failwrite shim"
-	t_done
-fi
-ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-export ASAN_OPTIONS
+failwrite_shim
 
 # 1500 incompressible 1518-byte frames: 685 fill a 1 MiB block.
 N=1500

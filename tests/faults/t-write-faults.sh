@@ -17,16 +17,8 @@
 # with most of them still to write.
 N=6000
 netns_live_setup
-shim=$TMPDIR/failwrite.so
-# Not with the build's sanitizer flags: a preloaded library comes before
-# the sanitizer runtime, which ASan allows only when told to.
-if ! $CC -shared -fPIC -O1 -o "$shim" "$SLUICE_SRCDIR/tests/faults/failwrite.c" -ldl; then
-	t_fail "build the failwrite shim"
-	t_done
-fi
+failwrite_shim
 t_ok "build the failwrite shim"
-ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-export ASAN_OPTIONS
 
 # run_faulty NAME MODE [COMPRESS]: capture N frames with the writer
 # thread and the shim in MODE, with --compress=COMPRESS (default lz4;
