@@ -147,15 +147,16 @@ patch_subjects() {
 	done
 }
 
-# failwrite_shim: build tests/faults/failwrite.c as $TMPDIR/failwrite.so
-# and set shim to it, or fail the script.  Not with the build's sanitizer
-# flags: a preloaded library comes before the sanitizer runtime, which
-# ASan allows only when told to (ASAN_OPTIONS, exported).
-failwrite_shim() {
-	shim=$TMPDIR/failwrite.so
+# preload_shim NAME: build tests/faults/NAME.c, an LD_PRELOAD shim, as
+# $TMPDIR/NAME.so and set shim to it, or fail the script.  Not with the
+# build's sanitizer flags: a preloaded library comes before the
+# sanitizer runtime, which ASan allows only when told to (ASAN_OPTIONS,
+# exported).
+preload_shim() {
+	shim=$TMPDIR/$1.so
 	if ! $CC -shared -fPIC -O1 -o "$shim" \
-	    "$SLUICE_SRCDIR/tests/faults/failwrite.c" -ldl; then
-		t_fail "build the failwrite shim"
+	    "$SLUICE_SRCDIR/tests/faults/$1.c" -ldl; then
+		t_fail "build the $1 shim"
 		t_done
 	fi
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0

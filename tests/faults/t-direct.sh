@@ -15,7 +15,7 @@
 need_cmd gzip lz4 zstd cmp dd
 build_traffic_tools
 
-failwrite_shim
+preload_shim failwrite
 
 if direct_io_works "$TMPDIR"; then
 	direct=1

@@ -24,16 +24,7 @@ N=6000
 # 9 MB that does not compress: -C 1 makes about 9 files.
 "$GEN" --type random1518 --count $N --out "$in" 2>"$TMPDIR/gen.err" ||
 	{ t_fail "write the input: $(cat "$TMPDIR/gen.err")"; t_done; }
-shim=$TMPDIR/setupwatch.so
-# Not with the build's sanitizer flags: a preloaded library comes before
-# the sanitizer runtime, which ASan allows only when told to.
-if ! $CC -shared -fPIC -O1 -o "$shim" \
-    "$SLUICE_SRCDIR/tests/faults/setupwatch.c" -ldl; then
-	t_fail "build the setupwatch shim"
-	t_done
-fi
-ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-export ASAN_OPTIONS
+preload_shim setupwatch
 
 # Each run twice: with the dumper writing on the program's thread, and
 # with a writer thread, which starts before the file is opened and

@@ -22,7 +22,7 @@
 . "$SLUICE_SRCDIR/tests/writer-live/lib-writer.sh"
 
 build_traffic_tools
-failwrite_shim
+preload_shim failwrite
 
 # 1500 incompressible 1518-byte frames: 685 fill a 1 MiB block.
 N=1500

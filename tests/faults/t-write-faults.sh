@@ -17,7 +17,7 @@
 # with most of them still to write.
 N=6000
 netns_live_setup
-failwrite_shim
+preload_shim failwrite
 t_ok "build the failwrite shim"
 
 # run_faulty NAME MODE [COMPRESS]: capture N frames with the writer
