@@ -729,7 +729,7 @@ struct sfc_sink {
 	FILE	*raw;		/* where the blocks go */
 	int	fd;		/* fileno(raw) */
 	int	can_cut;	/* raw is a regular file, which ftruncate() cuts */
-	u_char	*direct;	/* O_DIRECT: the last page, then the next write */
+	u_char	*direct;	/* O_DIRECT: last page, then the next write */
 	size_t	direct_room;	/* for the bytes of one write, beyond those */
 	int64_t	base;		/* offset of raw when the dumper began */
 	const struct pcapint_sfc_encoder *codec;
@@ -840,7 +840,8 @@ sfc_sink_write(struct sfc_sink *s, const u_char *p, size_t len)
 {
 	size_t tail = (size_t)(s->out_bytes % SFC_DIRECT_ALIGN);
 	size_t n = tail + len;
-	size_t pad = (SFC_DIRECT_ALIGN - n % SFC_DIRECT_ALIGN) % SFC_DIRECT_ALIGN;
+	size_t pad = (SFC_DIRECT_ALIGN - n % SFC_DIRECT_ALIGN) %
+	    SFC_DIRECT_ALIGN;
 	off_t at = (off_t)(s->base + (int64_t)(s->out_bytes - tail));
 
 	if (s->direct != NULL && len <= s->direct_room) {
