@@ -222,6 +222,10 @@ pcap_dump_options_set_block_size(pcap_dump_options_t *o, size_t size,
 
 #ifndef HAVE_PTHREADS
 #define	SFC_NO_THREADS	"this build of libpcap has no writer thread (no pthreads)"
+/* sf-writer.c's check, where there is no thread to pin. */
+#define	pcapint_writer_check_cpu(cpu, errbuf)	sfc_error(errbuf, \
+	"cannot pin the writer thread to CPU %d: %s", cpu, SFC_NO_THREADS)
+#define	pcapint_writer_write_cancellable	write	/* no thread to cancel */
 #endif
 
 int
@@ -251,21 +255,15 @@ pcap_dump_options_set_writer_cpu(pcap_dump_options_t *o, int cpu,
 {
 	if (o == NULL)
 		return (sfc_error(errbuf, "NULL dump options"));
-#ifdef HAVE_PTHREADS
 	if (cpu != -1 && pcapint_writer_check_cpu(cpu, errbuf) != 0)
 		return (PCAP_ERROR);
-#else
-	if (cpu != -1)
-		return (sfc_error(errbuf,
-		    "cannot pin the writer thread to CPU %d: %s", cpu,
-		    SFC_NO_THREADS));
-#endif
 	o->cpu = cpu;
 	if (cpu != -1 && o->ring_size == 0)
 		o->ring_size = PCAP_DUMP_WRITER_RING_DEFAULT;
 	return (0);
 }
 
+/* Only lower: on a shared CPU a late capture loses packets, a writer lags. */
 int
 pcap_dump_options_set_writer_priority(pcap_dump_options_t *o, int nice_incr,
     char *errbuf)
@@ -273,14 +271,20 @@ pcap_dump_options_set_writer_priority(pcap_dump_options_t *o, int nice_incr,
 	if (o == NULL)
 		return (sfc_error(errbuf, "NULL dump options"));
 	/* It takes effect only if a writer thread starts. */
-#ifdef HAVE_PTHREADS
-	if (pcapint_writer_check_nice(nice_incr, errbuf) != 0)
-		return (PCAP_ERROR);
-#else
+#ifndef HAVE_PTHREADS
 	if (nice_incr != 0)
 		return (sfc_error(errbuf,
 		    "cannot lower the writer thread's priority: %s",
 		    SFC_NO_THREADS));
+#endif
+	if (nice_incr < 0 || nice_incr > 19)
+		return (sfc_error(errbuf,
+		    "writer thread priority decrease %d is out of range (0 to 19)",
+		    nice_incr));
+#ifndef __linux__	/* the only one with per-thread nice values */
+	if (nice_incr != 0)
+		return (sfc_error(errbuf,
+		    "cannot lower the writer thread's priority: not supported on this platform"));
 #endif
 	o->nice_incr = nice_incr;
 	return (0);
@@ -346,7 +350,6 @@ const struct pcapint_sfc_encoder pcapint_sfc_store = {
 #ifdef SFC_DUMPER
 
 #define	PCAP_FILE_HDR_LEN	24	/* struct pcap_file_header on disk */
-#define	PCAP_REC_HDR_LEN	16	/* struct pcap_sf_pkthdr on disk */
 
 /* Counters that one thread stores and others read (statistics, ftell). */
 #define	SFC_STORE(var, val)	__atomic_store_n(&(var), (val), __ATOMIC_RELAXED)
@@ -481,6 +484,19 @@ sfc_assemble(struct sfc_assembler *a, const u_char *p, size_t len)
 	p += n;
 	len -= n;
 	while (len != 0) {
+		if (a->hdr_fill == 0 && len >= PCAP_REC_HDR_LEN) {
+			memcpy(&caplen, p + 8, sizeof(caplen));
+			if (caplen <= len - PCAP_REC_HDR_LEN) {
+				/* A whole record, the usual case: one copy. */
+				n = PCAP_REC_HDR_LEN + (size_t)caplen;
+				sfc_record_begins(a, n);
+				sfc_put(a, p, n);
+				p += n;
+				len -= n;
+				sfc_record_ends(a);
+				continue;
+			}
+		}
 		if (a->hdr_fill < PCAP_REC_HDR_LEN) {
 			/* The header is put once it is whole. */
 			a->hdr_fill += sfc_take(a->hdr + a->hdr_fill,
@@ -779,10 +795,6 @@ sfc_sink_fail(struct sfc_sink *s, int err, int with_errno, const char *what)
 		snprintf(s->errmsg, sizeof(s->errmsg), "%s", what);
 	__atomic_store_n(&s->err, err, __ATOMIC_RELEASE);
 }
-
-#ifndef HAVE_PTHREADS
-#define	pcapint_writer_write_cancellable	write	/* no thread to cancel */
-#endif
 
 /* All of p, or -1 with errno set. */
 static int
@@ -1236,7 +1248,6 @@ struct sfc_thr {
 	struct sfc_assembler stage;
 	int	oversized;	/* the record is larger than the stage */
 	uint64_t too_big;	/* such records, dropped */
-	uint64_t header_bytes;	/* the file header, assembled before */
 	/* The compression helpers; the assembler fills slot job_next. */
 	struct sfc_jobs *jobs;
 	int	jobs_tried;
@@ -1374,8 +1385,7 @@ sfc_thr_record(struct sfc_thr *t, const void *hdr,
 	/* Part of a record was fwrite(): take the long way. */
 	if (t->stage.hdr_fill != 0 || t->stage.body != 0)
 		return (-1);
-	(void)pcapint_writer_put(t->writer, hdr, PCAP_REC_HDR_LEN, data,
-	    caplen);
+	(void)pcapint_writer_put_record(t->writer, hdr, data, caplen);
 	return (0);
 }
 
@@ -1460,7 +1470,6 @@ sfc_thr_start(struct sfc_thr **tp,
 	if (t == NULL)
 		return (-1);
 	t->pl = pl;
-	t->header_bytes = pl->assembler.in_bytes;
 #if defined(_POSIX_THREAD_CPUTIME) && _POSIX_THREAD_CPUTIME >= 0
 	if (params.blocking)
 		t->have_producer_clock =
@@ -1503,7 +1512,7 @@ sfc_thr_flush(struct sfc_thr *t)
 static uint64_t
 sfc_thr_bytes_in(struct sfc_thr *t)
 {
-	return (t->header_bytes + pcapint_writer_bytes_in(t->writer));
+	return (PCAP_FILE_HDR_LEN + pcapint_writer_bytes_in(t->writer));
 }
 
 /* Records dropped (ring full, too large) are counted on this side. */
@@ -1515,7 +1524,7 @@ sfc_thr_stats(struct sfc_thr *t, struct pcap_dump_stats *s)
 	pcapint_writer_get_stats(t->writer, &ws);
 	s->records_dropped = ws.dropped_full + t->too_big;
 	s->records = ws.records_in + ws.dropped_error + s->records_dropped;
-	s->bytes_in = t->header_bytes + ws.bytes_in;
+	s->bytes_in = PCAP_FILE_HDR_LEN + ws.bytes_in;
 	s->ring_high_water = ws.high_water;
 	s->ring_size = ws.ring_size;
 }

@@ -243,6 +243,7 @@ extern size_t pcapint_sfc_skippable_pad(u_char *, size_t);
 
 #if defined(SFC_COOKIE_OFF_T) && defined(SFC_HAVE_ATOMICS)
 #define	SFC_DUMPER	/* sf-compress-write.c has its dumper */
+#define	PCAP_REC_HDR_LEN	16	/* struct pcap_sf_pkthdr on disk */
 /* pcap_dump_flush()'s: -1 if the dumper has a sticky error, else 0. */
 extern int pcapint_dump_compress_flush(FILE *);
 /* pcap_dump()'s: 0: a compressed dumper took it; -1: plain or mid-fwrite(). */
@@ -346,6 +347,9 @@ struct pcapint_writer *pcapint_writer_start(
  */
 int	pcapint_writer_put(struct pcapint_writer *, const void *, size_t,
 	    const void *, size_t);
+/* The same, quicker, for a record: its header, then caplen bytes. */
+int	pcapint_writer_put_record(struct pcapint_writer *, const void *,
+	    const void *, size_t);
 /* 0, the sticky errno, or ETIMEDOUT if write() stalled (stop() cancels). */
 int	pcapint_writer_flush(struct pcapint_writer *);
 /* write(), but on the writer thread cancellable by a stop that gave up. */
@@ -358,8 +362,7 @@ uint64_t	pcapint_writer_bytes_in(struct pcapint_writer *);
 size_t	pcapint_writer_backlog(struct pcapint_writer *);
 size_t	pcapint_writer_ring_size(struct pcapint_writer *);
 int	pcapint_writer_stop(struct pcapint_writer *);	/* drains, frees */
-/* The writer options' checks, with or without a dumper: 0 or -1. */
-int	pcapint_writer_check_nice(int nice_incr, char *errbuf);
+/* The CPU option's check, with or without a dumper: 0 or -1. */
 int	pcapint_writer_check_cpu(int cpu, char *errbuf);
 void	pcapint_writer_set_name(const char *name);	/* 15 chars at most */
 

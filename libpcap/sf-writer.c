@@ -46,22 +46,16 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#endif
 
 #include "pcap-int.h"
 #include "sf-compress.h"
 
 void
-pcapint_writer_set_name(const char *name)
+pcapint_writer_set_name(const char *name _U_)
 {
 #if defined(HAVE_PTHREAD_SETNAME_NP) && defined(__linux__)
 	/* For top -H and ps -L; Linux's takes two arguments. */
 	(void)pthread_setname_np(pthread_self(), name);
-#else
-	(void)name;
 #endif
 }
 
@@ -129,26 +123,6 @@ pcapint_writer_check_cpu(int cpu, char *errbuf)
 	    cpu);
 	return (-1);
 #endif
-}
-
-/* Only lower: on a shared CPU a late capture loses packets, a writer lags. */
-int
-pcapint_writer_check_nice(int nice_incr, char *errbuf)
-{
-	if (nice_incr < 0 || nice_incr > 19) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "writer thread priority decrease %d is out of range (0 to 19)",
-		    nice_incr);
-		return (-1);
-	}
-#ifndef __linux__	/* the only one with per-thread nice values */
-	if (nice_incr != 0) {
-		snprintf(errbuf, PCAP_ERRBUF_SIZE,
-		    "cannot lower the writer thread's priority: not supported on this platform");
-		return (-1);
-	}
-#endif
-	return (0);
 }
 
 /* The rest needs a dumper to feed it (see sf-compress.h). */
@@ -278,6 +252,29 @@ writer_rewind(struct pcapint_writer *w, uint64_t head)
 	return (head);
 }
 
+/* len bytes are in at head: publish them; now and then wake the writer. */
+static int
+writer_publish(struct pcapint_writer *w, uint64_t head, size_t len)
+{
+	__atomic_store_n(&w->head, head + len, __ATOMIC_RELEASE);
+	w->records_in++;
+	/* Others read it through pcapint_writer_get_stats(). */
+	__atomic_store_n(&w->bytes_in, w->bytes_in + len, __ATOMIC_RELAXED);
+	/* Dekker-style with writer_main(), once per wake_bytes / 16 bytes. */
+	if (((head ^ (head + len)) & ~(uint64_t)(w->wake_bytes / 16 - 1)) == 0)
+		return (0);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED))
+		return (0);
+	w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
+	if (RING_USED(head + len, w->tail_seen) >= w->wake_bytes) {
+		pthread_mutex_lock(&w->lock);
+		writer_wake(w);
+		pthread_mutex_unlock(&w->lock);
+	}
+	return (0);
+}
+
 int
 pcapint_writer_put(struct pcapint_writer *w, const void *a, size_t alen,
     const void *b, size_t blen)
@@ -302,29 +299,32 @@ pcapint_writer_put(struct pcapint_writer *w, const void *a, size_t alen,
 	ring_copy(w, head, a, alen);
 	if (blen != 0)
 		ring_copy(w, head + alen, b, blen);
-	__atomic_store_n(&w->head, head + len, __ATOMIC_RELEASE);
-	w->records_in++;
-	/* Others read it through pcapint_writer_get_stats(). */
-	__atomic_store_n(&w->bytes_in, w->bytes_in + len, __ATOMIC_RELAXED);
-	/* Dekker-style with writer_main(), once per wake_bytes / 16 bytes. */
-	if (((head ^ (head + len)) & ~(uint64_t)(w->wake_bytes / 16 - 1)) == 0)
-		return (0);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&w->sleeping, __ATOMIC_RELAXED))
-		return (0);
-	w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
-	if (RING_USED(head + len, w->tail_seen) >= w->wake_bytes) {
-		pthread_mutex_lock(&w->lock);
-		writer_wake(w);
-		pthread_mutex_unlock(&w->lock);
-	}
-	return (0);
+	return (writer_publish(w, head, len));
 drop:
 	if (__atomic_load_n(&w->error, __ATOMIC_ACQUIRE) != 0)
 		w->dropped_error++;
 	else
 		w->dropped_full++;
 	return (-1);
+}
+
+/* The usual record: in the hot part, with room the producer knows of. */
+int
+pcapint_writer_put_record(struct pcapint_writer *w, const void *hdr,
+    const void *data, size_t caplen)
+{
+	uint64_t head = w->head;
+	size_t off = (size_t)(head & (w->size - 1));
+	size_t len = PCAP_REC_HDR_LEN + caplen;
+
+	if (off + len > w->hot_bytes ||
+	    len > w->size - RING_USED(head, w->tail_seen) ||
+	    __atomic_load_n(&w->error, __ATOMIC_ACQUIRE) != 0)
+		return (pcapint_writer_put(w, hdr, PCAP_REC_HDR_LEN, data,
+		    caplen));
+	memcpy(w->ring + off, hdr, PCAP_REC_HDR_LEN);
+	memcpy(w->ring + off + PCAP_REC_HDR_LEN, data, caplen);
+	return (writer_publish(w, head, len));
 }
 
 /*
@@ -376,16 +376,10 @@ writer_main(void *arg)
 	/* Cancelled only in write(), holding no lock, by a stop. */
 	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 #ifdef __linux__
-	if (w->nice_incr != 0) {
-		id_t tid = (id_t)syscall(SYS_gettid);
-		int cur;
-
-		errno = 0;
-		cur = getpriority(PRIO_PROCESS, tid);
-		if ((cur == -1 && errno != 0) || setpriority(PRIO_PROCESS, tid,
-		    cur + w->nice_incr > 19 ? 19 : cur + w->nice_incr) != 0)
-			err = errno;
-	}
+	/* Linux keeps a nice value per thread (sched(7)), at most 19. */
+	errno = 0;
+	if (w->nice_incr != 0 && nice(w->nice_incr) == -1 && errno != 0)
+		err = errno;
 #endif
 	pthread_mutex_lock(&w->lock);
 	w->start_err = err;
@@ -431,7 +425,6 @@ writer_main(void *arg)
 		if (req == w->flush_done)
 			break;
 		if (__atomic_load_n(&w->error, __ATOMIC_RELAXED) == 0 &&
-		    w->ops->flush != NULL &&
 		    (err = w->ops->flush(w->ctx)) != 0)
 			__atomic_store_n(&w->error, err, __ATOMIC_RELEASE);
 		pthread_mutex_lock(&w->lock);
@@ -464,7 +457,7 @@ size_t
 pcapint_writer_backlog(struct pcapint_writer *w)
 {
 	return (RING_USED(__atomic_load_n(&w->head, __ATOMIC_ACQUIRE),
-	    w->tail));
+	    __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE)));
 }
 
 size_t
@@ -495,12 +488,8 @@ pcapint_writer_start(const struct pcapint_writer_params *params,
 
 	for (size = 4096; size < ring_size; size <<= 1)
 		continue;
-	if ((w = calloc(1, sizeof(*w))) == NULL) {
-		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
-		    "malloc");
-		return (NULL);
-	}
-	if ((w->ring = malloc(size)) == NULL) {
+	if ((w = calloc(1, sizeof(*w))) == NULL ||
+	    (w->ring = malloc(size)) == NULL) {
 		pcapint_fmt_errmsg_for_errno(errbuf, PCAP_ERRBUF_SIZE, errno,
 		    "cannot allocate a writer ring of %zu bytes", size);
 		free(w);
@@ -582,15 +571,13 @@ void
 pcapint_writer_get_stats(struct pcapint_writer *w,
     struct pcapint_writer_stats *st)
 {
-	size_t used;
+	/* What waits now counts: a writer stuck in write() measures nothing. */
+	size_t used = pcapint_writer_backlog(w);
 
 	st->bytes_in = __atomic_load_n(&w->bytes_in, __ATOMIC_RELAXED);
 	st->records_in = w->records_in;
 	st->dropped_full = w->dropped_full;
 	st->dropped_error = w->dropped_error;
-	/* What waits now counts: a writer stuck in write() measures nothing. */
-	used = RING_USED(__atomic_load_n(&w->head, __ATOMIC_ACQUIRE),
-	    __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE));
 	st->high_water = __atomic_load_n(&w->high_water, __ATOMIC_RELAXED);
 	if (w->high_water_seen > st->high_water)
 		st->high_water = w->high_water_seen;

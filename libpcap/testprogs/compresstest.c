@@ -105,6 +105,7 @@ write_file(const char *path, const char *codec, int writer_thread)
 	pcap_dump_options_t *opts;
 	pcap_dumper_t *d;
 	pcap_t *p;
+	FILE *f;
 	unsigned i;
 
 	if ((p = pcap_open_dead(DLT_EN10MB, SNAPLEN)) == NULL)
@@ -116,7 +117,10 @@ write_file(const char *path, const char *codec, int writer_thread)
 	    (writer_thread &&
 	     pcap_dump_options_set_writer_thread(opts, RING_SIZE, errbuf) != 0))
 		fail(EX_DATAERR, "%s", errbuf);
-	d = pcap_dump_open_with_options(p, path, opts);
+	/* Our own FILE: a file libpcap opens waits on the disk (O_DIRECT). */
+	if ((f = fopen(path, "wb")) == NULL)
+		fail(EX_CANTCREAT, "%s: cannot create it", path);
+	d = pcap_dump_fopen_with_options(p, f, opts);
 	pcap_dump_options_free(opts);
 	if (d == NULL)
 		fail(EX_CANTCREAT, "%s", pcap_geterr(p));

@@ -228,8 +228,14 @@ produce(struct pcapint_writer *w, struct sink *s, uint32_t n, char *dropped,
 		memcpy(rec + 4, &number, 4);
 		for (i = HDR; i < rlen; i++)
 			rec[i] = pattern(number, i);
-		/* Half the records go in as header + data, as pcap_dump's do. */
-		if (number & 1)
+		/*
+		 * Half the records go in as header + data, as pcap_dump's do,
+		 * half of those through the record's own way in.
+		 */
+		if ((number & 3) == 1 && rlen >= PCAP_REC_HDR_LEN)
+			rc = pcapint_writer_put_record(w, rec,
+			    rec + PCAP_REC_HDR_LEN, rlen - PCAP_REC_HDR_LEN);
+		else if (number & 1)
 			rc = pcapint_writer_put(w, rec, 16 < rlen ? 16 : rlen,
 			    rec + (16 < rlen ? 16 : rlen),
 			    rlen - (16 < rlen ? 16 : rlen));
@@ -364,11 +370,12 @@ error_case(int blocking)
 	(void)produce(w, &s, n, dropped, 0, &flush_ok);
 	rc = pcapint_writer_flush(w);
 	check(rc == ENOSPC, "%sa consume error is sticky and reported by flush (%d)", pfx, rc);
-	check(pcapint_writer_put(w, "x", 1, NULL, 0) == -1,
+	check(pcapint_writer_put(w, "x", 1, NULL, 0) == -1 &&
+	    pcapint_writer_put_record(w, "0123456789abcdef", "x", 1) == -1,
 	    "%safter an error, records are refused", pfx);
 	pcapint_writer_get_stats(w, &st);
 	check(st.error == ENOSPC && st.dropped_error > 0 &&
-	    st.records_in + st.dropped_full + st.dropped_error == n + 1,
+	    st.records_in + st.dropped_full + st.dropped_error == n + 2,
 	    "%safter an error, every refused record is counted (%llu in, %llu full, %llu error)",
 	    pfx,
 	    (unsigned long long)st.records_in,
