@@ -358,7 +358,7 @@ void	pcapint_writer_get_stats(struct pcapint_writer *,
 	    struct pcapint_writer_stats *);
 /* The bytes put so far; producer thread only: it reads its own counter. */
 uint64_t	pcapint_writer_bytes_in(struct pcapint_writer *);
-/* On the writer thread. */
+/* From any thread: the bytes waiting, and the ring's size. */
 size_t	pcapint_writer_backlog(struct pcapint_writer *);
 size_t	pcapint_writer_ring_size(struct pcapint_writer *);
 int	pcapint_writer_stop(struct pcapint_writer *);	/* drains, frees */

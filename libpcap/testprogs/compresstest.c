@@ -33,6 +33,7 @@
  * incompressible, give compressed and stored blocks and records across.
  */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +120,7 @@ write_file(const char *path, const char *codec, int writer_thread)
 		fail(EX_DATAERR, "%s", errbuf);
 	/* Our own FILE: a file libpcap opens waits on the disk (O_DIRECT). */
 	if ((f = fopen(path, "wb")) == NULL)
-		fail(EX_CANTCREAT, "%s: cannot create it", path);
+		fail(EX_CANTCREAT, "%s: %s", path, strerror(errno));
 	d = pcap_dump_fopen_with_options(p, f, opts);
 	pcap_dump_options_free(opts);
 	if (d == NULL)
