@@ -358,10 +358,10 @@ void	pcapint_writer_get_stats(struct pcapint_writer *,
 	    struct pcapint_writer_stats *);
 /* The bytes put so far; producer thread only: it reads its own counter. */
 uint64_t	pcapint_writer_bytes_in(struct pcapint_writer *);
-/* From any thread: the bytes waiting, and the ring's size. */
+int	pcapint_writer_stop(struct pcapint_writer *);	/* drains, frees */
+/* The producer's thread or the writer's: each moves one of head and tail. */
 size_t	pcapint_writer_backlog(struct pcapint_writer *);
 size_t	pcapint_writer_ring_size(struct pcapint_writer *);
-int	pcapint_writer_stop(struct pcapint_writer *);	/* drains, frees */
 /* The CPU option's check, with or without a dumper: 0 or -1. */
 int	pcapint_writer_check_cpu(int cpu, char *errbuf);
 void	pcapint_writer_set_name(const char *name);	/* 15 chars at most */
